@@ -1,0 +1,79 @@
+// Engine configuration with defaults. The CLI maps flags onto it; the extension maps `docsRag.*` settings onto it.
+// Each stage reads only its own section.
+
+export interface IngestConfig {
+  /** Glob patterns (picomatch, relative to the folder) of files to index. */
+  include: string[];
+  /** Glob patterns of files and folders never to index. The store folder is always excluded. */
+  exclude: string[];
+  /** Files larger than this are reported as too large. */
+  maxFileSizeMB: number;
+  /** Per-file parse deadline; the parser runs in a worker that is killed when it passes. */
+  parseTimeoutMs: number;
+  /** Parallel parser workers. */
+  workers: number;
+}
+
+export interface ChunkSize {
+  size: number;
+  overlap: number;
+}
+
+export interface ChunkConfig {
+  /** Target passage size / overlap in characters, per format. */
+  sizes: Record<'pdf' | 'txt' | 'md' | 'docx' | 'html' | 'pptx' | 'xlsx', ChunkSize>;
+  /** Fragments under this many characters merge with a neighbour. */
+  minSize: number;
+}
+
+export interface EmbedConfig {
+  provider: 'builtin' | 'ollama';
+  /** Ollama model name (ignored by builtin). */
+  model: string;
+  ollamaHost: string;
+  batchSize: number;
+  timeoutMs: number;
+}
+
+export interface EngineConfig {
+  ingest: IngestConfig;
+  chunk: ChunkConfig;
+  embed: EmbedConfig;
+}
+
+export const DEFAULT_INCLUDE = ['**/*.{md,markdown,txt,html,htm,pdf,docx,pptx,xlsx}'];
+export const DEFAULT_EXCLUDE = ['**/node_modules/**', '**/.git/**', '**/.docs-rag/**'];
+export const DEFAULT_STORE_DIRNAME = '.docs-rag';
+export const DEFAULT_OLLAMA_HOST = 'http://127.0.0.1:11434';
+export const DEFAULT_OLLAMA_EMBED_MODEL = 'nomic-embed-text';
+
+export function defaultConfig(): EngineConfig {
+  return {
+    ingest: {
+      include: [...DEFAULT_INCLUDE],
+      exclude: [...DEFAULT_EXCLUDE],
+      maxFileSizeMB: 50,
+      parseTimeoutMs: 30_000,
+      workers: 2,
+    },
+    chunk: {
+      sizes: {
+        pdf: { size: 1000, overlap: 150 },
+        txt: { size: 800, overlap: 120 },
+        md: { size: 1200, overlap: 150 },
+        docx: { size: 800, overlap: 120 },
+        html: { size: 1000, overlap: 150 },
+        pptx: { size: 800, overlap: 0 },
+        xlsx: { size: 1000, overlap: 0 },
+      },
+      minSize: 120,
+    },
+    embed: {
+      provider: 'builtin',
+      model: DEFAULT_OLLAMA_EMBED_MODEL,
+      ollamaHost: process.env.OLLAMA_HOST || DEFAULT_OLLAMA_HOST,
+      batchSize: 64,
+      timeoutMs: 60_000,
+    },
+  };
+}

@@ -1,0 +1,202 @@
+// Shared types at the seams of the engine. Every stage folder depends on this file and on nothing
+// from another stage's internals. This file (and all of src/rag) never imports `vscode`.
+
+/** Document formats the loaders understand. */
+export type DocFormat = 'md' | 'txt' | 'html' | 'pdf' | 'docx' | 'pptx' | 'xlsx';
+
+/** Languages we analyse specially; everything else is 'other' (indexed with English analysis). */
+export type Lang = 'de' | 'en' | 'other';
+
+/**
+ * Where a block or passage sits in its source file, so a citation can open it again.
+ * - text formats (md, txt, html): 1-based inclusive line numbers of the file as stored (split on \n).
+ * - pdf: 1-based physical page index (as unpdf/pdf.js count them); pageEnd when a passage spans pages.
+ * - docx/pptx/xlsx: character offsets into the extracted text, and a short verbatim quote.
+ */
+export interface SourceLocation {
+  startLine?: number;
+  endLine?: number;
+  page?: number;
+  pageEnd?: number;
+  startOffset?: number;
+  endOffset?: number;
+  quote?: string;
+}
+
+export type BlockKind = 'heading' | 'paragraph' | 'list' | 'table' | 'code';
+
+/** One structural unit produced by a loader. */
+export interface Block {
+  kind: BlockKind;
+  /** Plain text of the block (for tables: rows joined, cells separated by " | "). */
+  text: string;
+  /** Heading level 1..6 (only for kind 'heading'). */
+  level?: number;
+  /** Table rows (only for kind 'table'); rows[0] is the header row when hasHeader. */
+  rows?: string[][];
+  hasHeader?: boolean;
+  loc: SourceLocation;
+}
+
+/** What a loader returns for a readable file. */
+export interface ParsedDocument {
+  format: DocFormat;
+  /** Title from metadata (front matter, <title>, core properties) or the first heading. */
+  title?: string;
+  blocks: Block[];
+  /** Free-form metadata (front matter keys, sheet names, page count...). */
+  metadata: Record<string, string>;
+  /** Non-fatal problems worth showing (e.g. "charset declared UTF-8 but bytes are windows-1256"). */
+  warnings: string[];
+}
+
+/** Why a file was not indexed. `kind` drives messages and tests; `reason` is for people. */
+export type LoadFailureKind =
+  | 'password-protected'
+  | 'no-text'
+  | 'corrupt'
+  | 'too-large'
+  | 'timeout'
+  | 'unsupported';
+
+export class LoadError extends Error {
+  constructor(
+    readonly kind: LoadFailureKind,
+    message: string,
+  ) {
+    super(message);
+    this.name = 'LoadError';
+  }
+}
+
+/** L0 document, L1 section, L2 passage. */
+export type Level = 0 | 1 | 2;
+
+/** A unit of retrieval as stored in the index (without its vector). */
+export interface Passage {
+  /** Stable id: derived from path + chunkPath (+ content), see chunk/ids.ts. */
+  id: string;
+  /** File path relative to the indexed folder, with '/' separators. */
+  path: string;
+  /** Content hash (sha256 hex) of the file the passage came from. */
+  fileHash: string;
+  format: DocFormat;
+  level: Level;
+  /** Hierarchical path such as `doc/section-1/chunk-0`. */
+  chunkPath: string;
+  /** Id of the parent (L1 for L2, L0 for L1, null for L0). */
+  parentId: string | null;
+  /** Order within its parent (document order). */
+  order: number;
+  /** Headings from the document title down to the passage's section. */
+  headingPath: string[];
+  /** Document title. */
+  title: string;
+  /** The text that is shown, embedded and keyword-indexed. */
+  text: string;
+  /** Tail of the previous passage (context only: not embedded, not keyword-indexed). */
+  overlap: string;
+  lang: Lang;
+  loc: SourceLocation;
+}
+
+/** A passage with the text actually embedded / keyword-indexed (may be enriched with context). */
+export interface IndexedPassage extends Passage {
+  /** Text used for embedding and full-text search; defaults to headings + text. */
+  indexText: string;
+}
+
+/** A retrieval hit. */
+export interface SearchHit {
+  passage: Passage;
+  /** Final score of the stage that produced this list (higher is better). */
+  score: number;
+  /** Fusion score kept when a reranker replaces `score`. */
+  hybridScore?: number;
+  /** Vector, when the stage that produced the hit loaded it (MMR needs it). */
+  vector?: Float32Array;
+}
+
+/** Embeds texts into L2-normalised vectors. */
+export interface Embedder {
+  /** e.g. "builtin" or "ollama". */
+  readonly id: string;
+  /** Model name (e.g. "hash-ngram-v1", "nomic-embed-text"). */
+  readonly model: string;
+  /** Vector dimension; for remote models known after the first call (see `init`). */
+  dimension: number;
+  /** Checks the model is usable and learns the dimension. Throws an error with a fix in its message. */
+  init(signal?: AbortSignal): Promise<void>;
+  /** Embeds a batch of texts. Order of output = order of input. */
+  embed(texts: string[], signal?: AbortSignal): Promise<Float32Array[]>;
+}
+
+/** Identity of the embedder that built an index; two different ones are never mixed. */
+export interface EmbedderInfo {
+  id: string;
+  model: string;
+  dimension: number;
+}
+
+/** Chat message in the format shared by Ollama and VS Code (roles system/user/assistant/tool). */
+export interface ChatMessage {
+  role: 'system' | 'user' | 'assistant' | 'tool';
+  content: string;
+  toolCalls?: ToolCall[];
+  toolName?: string;
+}
+
+export interface ToolCall {
+  name: string;
+  arguments: Record<string, unknown>;
+}
+
+export interface ToolSpec {
+  name: string;
+  description: string;
+  /** JSON schema of the arguments. */
+  parameters: Record<string, unknown>;
+}
+
+export interface ChatOptions {
+  signal?: AbortSignal;
+  temperature?: number;
+  maxTokens?: number;
+  tools?: ToolSpec[];
+  /** Ask for JSON output where the model supports it. */
+  json?: boolean;
+  /** Called with each streamed piece of text. */
+  onToken?: (text: string) => void;
+}
+
+export interface ChatResponse {
+  text: string;
+  toolCalls: ToolCall[];
+}
+
+/** A chat model: Ollama, the VS Code language model, or a test model. */
+export interface ChatModel {
+  readonly id: string;
+  /** Context window in tokens. */
+  readonly contextWindow: number;
+  chat(messages: ChatMessage[], options?: ChatOptions): Promise<ChatResponse>;
+}
+
+/** Error raised by model adapters with a message that tells the user the fix. */
+export class ModelError extends Error {
+  constructor(
+    readonly kind: 'unreachable' | 'model-missing' | 'timeout' | 'context-overflow' | 'bad-output' | 'cancelled' | 'other',
+    message: string,
+  ) {
+    super(message);
+    this.name = 'ModelError';
+  }
+}
+
+/** A trace span: no document text, only names, durations and counts. */
+export interface TraceSpan {
+  name: string;
+  ms: number;
+  counts?: Record<string, number>;
+  notes?: string[];
+}
