@@ -176,7 +176,7 @@ export class OllamaChatModel implements ChatModel {
       if (timedOut) {
         throw new ModelError(
           'timeout',
-          `Ollama (${this.host}) sent nothing for ${Math.round(timeoutMs / 1000)} s while running ${this.model}. ` +
+          `Ollama (${this.host}) sent nothing for ${formatSeconds(timeoutMs)} while running ${this.model}. ` +
             `The first call loads the model and can be slow on a CPU: raise the timeout (--timeout / docsRag.chat.timeoutMs), ` +
             `use a smaller model, or check the machine's load with \`ollama ps\`.`,
         );
@@ -191,9 +191,13 @@ export class OllamaChatModel implements ChatModel {
   /** Maps client and network errors to ModelError with the fix. */
   translate(err: unknown): ModelError {
     if (err instanceof ModelError) return err;
-    const e = err as { message?: string; status_code?: number; cause?: { code?: string; message?: string }; name?: string };
+    const e = err as {
+      message?: string;
+      status_code?: number;
+      cause?: { code?: string; message?: string; errors?: { code?: string }[] };
+    };
     const message = String(e?.message ?? err);
-    const code = e?.cause?.code ?? '';
+    const code = e?.cause?.code ?? e?.cause?.errors?.find((x) => x.code)?.code ?? '';
     if (
       ['ECONNREFUSED', 'ENOTFOUND', 'EHOSTUNREACH', 'ECONNRESET', 'EAI_AGAIN', 'UND_ERR_SOCKET', 'UND_ERR_CONNECT_TIMEOUT'].includes(code) ||
       /fetch failed|ECONNREFUSED|socket hang up/i.test(message)
@@ -265,4 +269,8 @@ function normaliseArguments(args: unknown): Record<string, unknown> {
     }
   }
   return args && typeof args === 'object' ? (args as Record<string, unknown>) : {};
+}
+
+function formatSeconds(ms: number): string {
+  return ms >= 10_000 ? `${Math.round(ms / 1000)} s` : `${(ms / 1000).toFixed(1)} s`;
 }
