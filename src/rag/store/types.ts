@@ -47,6 +47,15 @@ export interface IndexMeta {
   /** Schema version of our tables. */
   schemaVersion: number;
   lastRun?: { startedAt: number; finishedAt: number; files: number; errors: number; unchanged: number };
+  /** Set while a run writes; still set when a run opens means the last one was killed (crash recovery runs). */
+  runInProgress?: { startedAt: number; pid: number };
+}
+
+/** One file's new content for `replaceFiles`. */
+export interface FileUpdate {
+  record: FileRecord;
+  passages: IndexedPassage[];
+  vectors: Float32Array[];
 }
 
 export interface IndexStore {
@@ -65,6 +74,22 @@ export interface IndexStore {
   recordFileStatus(record: FileRecord): Promise<void>;
   /** Removes a file's passages and its record. */
   removeFile(path: string): Promise<void>;
+
+  /**
+   * Binds the index to an embedder. An index built by another embedder/model/dimension (or an older schema) is emptied
+   * first; returns true then (everything has to be re-embedded). Vectors of two models are never mixed.
+   */
+  useEmbedder(info: EmbedderInfo): Promise<boolean>;
+  /** `replaceFile` for many files: one commit for the passages of all of them (each file all-or-nothing), then the records. */
+  replaceFiles(updates: FileUpdate[]): Promise<void>;
+  /** `recordFileStatus` for many files. */
+  recordFileStatuses(records: FileRecord[]): Promise<void>;
+  /** `removeFile` for many files. */
+  removeFiles(paths: string[]): Promise<void>;
+  /** Marks a run as started (true) or cleanly finished (false); see IndexMeta.runInProgress. */
+  markRun(inProgress: boolean): Promise<void>;
+  /** After a killed run: drops passages whose file has no 'indexed' record (or another hash). Returns rows removed. */
+  repair(): Promise<number>;
 
   countPassages(filter?: SearchFilter): Promise<number>;
   fullTextSearch(query: string, options: FullTextOptions): Promise<SearchHit[]>;

@@ -1,0 +1,419 @@
+// IndexStore on LanceDB: a `passages` table (text, locations, per-language FTS columns, vector), a `files` table
+// (one FileRecord per file) and meta.json. Every write that replaces a file's passages is ONE LanceDB commit.
+import './quietLogs';
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import * as lancedb from '@lancedb/lancedb';
+import type { Connection, Table } from '@lancedb/lancedb';
+import { Index, MatchQuery } from '@lancedb/lancedb';
+import type { EmbedderInfo, Lang, Level, Passage, SearchHit } from '../types';
+import type {
+  FileRecord, FileUpdate, FullTextOptions, IndexMeta, IndexStore, SearchFilter, VectorOptions,
+} from './types';
+import { readMeta, writeMeta } from './meta';
+import {
+  FILES_TABLE, PASSAGE_COLUMNS, PASSAGES_TABLE, SCHEMA_VERSION, filesSchema, passageToRow, passagesSchema,
+  rowToFile, rowToPassage, sqlIn, sqlString,
+} from './schema';
+import { withCommitRetry } from './retry';
+
+/** Above this many passages a vector index (IVF_FLAT, cosine) replaces flat search. */
+export const VECTOR_INDEX_MIN_ROWS = 20_000;
+const IN_CHUNK = 500;
+
+export interface OpenStoreOptions {
+  /** See LanceDB's readConsistencyInterval; 0 (default) = every read sees the latest commit of any process. */
+  readConsistencyInterval?: number;
+}
+
+/** Opens (or creates) the store in `dir` (made absolute: LanceDB reads some relative paths as cloud URIs). */
+export async function openStore(dir: string, options: OpenStoreOptions = {}): Promise<LanceStore> {
+  const abs = path.resolve(dir);
+  fs.mkdirSync(abs, { recursive: true });
+  const db = await lancedb.connect(abs, { readConsistencyInterval: options.readConsistencyInterval ?? 0 });
+  const store = new LanceStore(abs, db);
+  await store.init();
+  return store;
+}
+
+export class LanceStore implements IndexStore {
+  private metaCache: IndexMeta | null;
+  private passages: Table | null = null;
+  private files: Table | null = null;
+
+  constructor(
+    readonly dir: string,
+    private readonly db: Connection,
+  ) {
+    this.metaCache = readMeta(dir);
+  }
+
+  async init(): Promise<void> {
+    const names = await this.db.tableNames();
+    this.files = names.includes(FILES_TABLE)
+      ? await this.db.openTable(FILES_TABLE)
+      : await this.db.createEmptyTable(FILES_TABLE, filesSchema(), { existOk: true });
+    if (names.includes(PASSAGES_TABLE)) this.passages = await this.db.openTable(PASSAGES_TABLE);
+  }
+
+  meta(): IndexMeta | null {
+    return this.metaCache;
+  }
+
+  private saveMeta(meta: IndexMeta): void {
+    writeMeta(this.dir, meta);
+    this.metaCache = meta;
+  }
+
+  async setLastRun(lastRun: NonNullable<IndexMeta['lastRun']>): Promise<void> {
+    const meta = this.requireMeta();
+    this.saveMeta({ ...meta, lastRun });
+  }
+
+  async markRun(inProgress: boolean): Promise<void> {
+    const meta = this.requireMeta();
+    const next: IndexMeta = { ...meta };
+    if (inProgress) next.runInProgress = { startedAt: Date.now(), pid: process.pid };
+    else delete next.runInProgress;
+    this.saveMeta(next);
+  }
+
+  private requireMeta(): IndexMeta {
+    if (!this.metaCache) throw new Error('The index has no embedder yet: call useEmbedder() first.');
+    return this.metaCache;
+  }
+
+  async useEmbedder(info: EmbedderInfo): Promise<boolean> {
+    const meta = this.metaCache;
+    const same =
+      meta &&
+      meta.schemaVersion === SCHEMA_VERSION &&
+      meta.embedder.id === info.id &&
+      meta.embedder.model === info.model &&
+      meta.embedder.dimension === info.dimension;
+    if (same && this.passages) return false;
+    const names = await this.db.tableNames();
+    // Order matters for crash safety: meta is written last, so a killed reset is simply redone.
+    if (names.includes(FILES_TABLE)) await this.db.dropTable(FILES_TABLE);
+    if (names.includes(PASSAGES_TABLE)) await this.db.dropTable(PASSAGES_TABLE);
+    this.files = await this.db.createEmptyTable(FILES_TABLE, filesSchema(), { existOk: true });
+    this.passages = await this.db.createEmptyTable(PASSAGES_TABLE, passagesSchema(info.dimension), { existOk: true });
+    this.saveMeta({ embedder: { ...info }, schemaVersion: SCHEMA_VERSION, runInProgress: meta?.runInProgress });
+    return !!meta;
+  }
+
+  private filesTable(): Table {
+    if (!this.files) throw new Error('files table is not open');
+    return this.files;
+  }
+
+  private passagesTable(): Table {
+    if (!this.passages) throw new Error('The index is empty: run "docs-rag index <folder>" first.');
+    return this.passages;
+  }
+
+  async listFiles(): Promise<FileRecord[]> {
+    const rows = await this.filesTable().query().toArray();
+    return rows.map((r) => rowToFile(r as Record<string, unknown>));
+  }
+
+  async replaceFile(record: FileRecord, passages: FileUpdate['passages'], vectors: Float32Array[]): Promise<void> {
+    await this.replaceFiles([{ record, passages, vectors }]);
+  }
+
+  async replaceFiles(updates: FileUpdate[]): Promise<void> {
+    if (updates.length === 0) return;
+    const table = this.passagesTable();
+    const dim = this.requireMeta().embedder.dimension;
+    const rows = [];
+    for (const u of updates) {
+      if (u.passages.length !== u.vectors.length) {
+        throw new Error(`${u.record.path}: ${u.passages.length} passages but ${u.vectors.length} vectors`);
+      }
+      for (let i = 0; i < u.passages.length; i++) {
+        const v = u.vectors[i];
+        if (v.length !== dim) throw new Error(`${u.record.path}: vector dimension ${v.length}, index expects ${dim}`);
+        rows.push(passageToRow(u.passages[i], v));
+      }
+    }
+    const paths = updates.map((u) => u.record.path);
+    const schema = passagesSchema(dim);
+    if (rows.length === 0) {
+      await withCommitRetry(() => table.delete(sqlIn('path', paths)));
+    } else {
+      const data = lancedb.makeArrowTable(rows, { schema });
+      // One commit: inserts new ids, updates kept ids, deletes this file's rows that are not in the new set.
+      await withCommitRetry(() =>
+        table
+          .mergeInsert('id')
+          .whenMatchedUpdateAll()
+          .whenNotMatchedInsertAll()
+          .whenNotMatchedBySourceDelete({ where: sqlIn('path', paths) })
+          .execute(data),
+      );
+    }
+    await this.upsertRecords(updates.map((u) => ({ ...u.record, passages: u.passages.length })));
+  }
+
+  /** Adds passages of files that have none in the index yet (fast path for new files: a plain append). */
+  async addNewFiles(updates: FileUpdate[]): Promise<void> {
+    if (updates.length === 0) return;
+    const table = this.passagesTable();
+    const dim = this.requireMeta().embedder.dimension;
+    const rows = [];
+    for (const u of updates) for (let i = 0; i < u.passages.length; i++) rows.push(passageToRow(u.passages[i], u.vectors[i]));
+    if (rows.length > 0) {
+      const data = lancedb.makeArrowTable(rows, { schema: passagesSchema(dim) });
+      await withCommitRetry(() => table.add(data));
+    }
+    await this.upsertRecords(updates.map((u) => ({ ...u.record, passages: u.passages.length })));
+  }
+
+  private async upsertRecords(records: FileRecord[]): Promise<void> {
+    if (records.length === 0) return;
+    const data = lancedb.makeArrowTable(records.map((r) => ({ ...r })), { schema: filesSchema() });
+    const files = this.filesTable();
+    await withCommitRetry(() =>
+      files.mergeInsert('path').whenMatchedUpdateAll().whenNotMatchedInsertAll().execute(data),
+    );
+  }
+
+  async recordFileStatus(record: FileRecord): Promise<void> {
+    await this.recordFileStatuses([record]);
+  }
+
+  async recordFileStatuses(records: FileRecord[]): Promise<void> {
+    if (records.length === 0) return;
+    const withoutPassages = records.filter((r) => r.status !== 'indexed');
+    if (withoutPassages.length > 0 && this.passages) {
+      const table = this.passages;
+      for (const chunk of chunks(withoutPassages.map((r) => r.path), IN_CHUNK)) {
+        await withCommitRetry(() => table.delete(sqlIn('path', chunk)));
+      }
+    }
+    await this.upsertRecords(records.map((r) => (r.status === 'indexed' ? r : { ...r, passages: 0 })));
+  }
+
+  async removeFile(p: string): Promise<void> {
+    await this.removeFiles([p]);
+  }
+
+  async removeFiles(paths: string[]): Promise<void> {
+    if (paths.length === 0) return;
+    for (const chunk of chunks(paths, IN_CHUNK)) {
+      const where = sqlIn('path', chunk);
+      // Passages first: a crash in between leaves a record without passages, which the next run redoes or removes.
+      if (this.passages) {
+        const table = this.passages;
+        await withCommitRetry(() => table.delete(where));
+      }
+      const files = this.filesTable();
+      await withCommitRetry(() => files.delete(where));
+    }
+  }
+
+  async repair(): Promise<number> {
+    if (!this.passages) return 0;
+    const records = new Map((await this.listFiles()).map((r) => [r.path, r]));
+    const rows = await this.passages.query().select(['path', 'fileHash']).toArray();
+    const bad = new Set<string>();
+    const counts = new Map<string, number>();
+    for (const r of rows) {
+      const p = r.path as string;
+      counts.set(p, (counts.get(p) ?? 0) + 1);
+      const rec = records.get(p);
+      if (!rec || rec.status !== 'indexed' || rec.hash !== r.fileHash) bad.add(p);
+    }
+    for (const [p, rec] of records) {
+      if (rec.status === 'indexed' && (counts.get(p) ?? 0) !== rec.passages) bad.add(p);
+    }
+    let removed = 0;
+    for (const p of bad) removed += counts.get(p) ?? 0;
+    // Removing both passages and record makes the next plan see these files as new.
+    await this.removeFiles([...bad]);
+    return removed;
+  }
+
+  async countPassages(filter?: SearchFilter): Promise<number> {
+    if (!this.passages) return 0;
+    const where = filterSql(filter);
+    return where ? this.passages.countRows(where) : this.passages.countRows();
+  }
+
+  async fullTextSearch(query: string, options: FullTextOptions): Promise<SearchHit[]> {
+    if (!this.passages || !query.trim()) return [];
+    const columns = options.lang === 'de' ? ['fts_de'] : options.lang === undefined ? ['fts_en', 'fts_de'] : ['fts_en'];
+    const where = filterSql(options);
+    const lists = await Promise.all(
+      columns.map(async (column) => {
+        let q = this.passages!.query().fullTextSearch(new MatchQuery(query, column)).select([...PASSAGE_COLUMNS, '_score']);
+        if (where) q = q.where(where);
+        try {
+          return await q.limit(options.k).toArray();
+        } catch (err) {
+          // No FTS index yet on an empty or fresh table: nothing to find.
+          if (/no inverted index|not found|INVERTED/i.test(String(err))) return [];
+          throw err;
+        }
+      }),
+    );
+    const hits: SearchHit[] = [];
+    for (const rows of lists) {
+      for (const r of rows) hits.push({ passage: rowToPassage(r as Record<string, unknown>), score: Number(r._score) });
+    }
+    hits.sort((a, b) => b.score - a.score);
+    return dedupeHits(hits).slice(0, options.k);
+  }
+
+  async vectorSearch(vector: Float32Array, options: VectorOptions): Promise<SearchHit[]> {
+    if (!this.passages) return [];
+    const dim = this.meta()?.embedder.dimension;
+    if (dim !== undefined && vector.length !== dim) {
+      throw new Error(
+        `Query vector has dimension ${vector.length} but the index was built with ${dim} (${this.meta()?.embedder.id}:${this.meta()?.embedder.model}). Reindex with the current embedder.`,
+      );
+    }
+    let q = this.passages
+      .vectorSearch(vector)
+      .distanceType('cosine')
+      .nprobes(32)
+      .select(options.withVectors ? [...PASSAGE_COLUMNS, 'vector', '_distance'] : [...PASSAGE_COLUMNS, '_distance']);
+    const where = filterSql(options);
+    if (where) q = q.where(where);
+    const rows = await q.limit(options.k).toArray();
+    return rows.map((r) => {
+      const hit: SearchHit = { passage: rowToPassage(r as Record<string, unknown>), score: 1 - Number(r._distance) };
+      if (options.withVectors) hit.vector = toFloat32(r.vector);
+      return hit;
+    });
+  }
+
+  async getPassages(ids: string[]): Promise<Passage[]> {
+    if (!this.passages || ids.length === 0) return [];
+    const byId = new Map<string, Passage>();
+    for (const chunk of chunks([...new Set(ids)], IN_CHUNK)) {
+      const rows = await this.passages.query().where(sqlIn('id', chunk)).select(PASSAGE_COLUMNS).toArray();
+      for (const r of rows) {
+        const p = rowToPassage(r as Record<string, unknown>);
+        byId.set(p.id, p);
+      }
+    }
+    return ids.map((id) => byId.get(id)).filter((p): p is Passage => !!p);
+  }
+
+  async getFilePassages(p: string, levels?: Level[]): Promise<Passage[]> {
+    if (!this.passages) return [];
+    const rows = await this.passages.query().where(`path = ${sqlString(p)}`).select(PASSAGE_COLUMNS).toArray();
+    const ordered = documentOrder(rows.map((r) => rowToPassage(r as Record<string, unknown>)));
+    return levels ? ordered.filter((x) => levels.includes(x.level)) : ordered;
+  }
+
+  async getVectors(ids: string[]): Promise<Map<string, Float32Array>> {
+    const out = new Map<string, Float32Array>();
+    if (!this.passages || ids.length === 0) return out;
+    for (const chunk of chunks([...new Set(ids)], IN_CHUNK)) {
+      const rows = await this.passages.query().where(sqlIn('id', chunk)).select(['id', 'vector']).toArray();
+      for (const r of rows) out.set(r.id as string, toFloat32(r.vector));
+    }
+    return out;
+  }
+
+  /** Names of the indexes on the passages table. */
+  async indexNames(): Promise<string[]> {
+    if (!this.passages) return [];
+    return (await this.passages.listIndices()).map((i) => i.name);
+  }
+
+  async optimize(options: { deleteUnverified?: boolean } = {}): Promise<void> {
+    const table = this.passages;
+    if (table) {
+      const rows = await table.countRows();
+      const have = new Set((await table.listIndices()).flatMap((i) => i.columns));
+      if (rows > 0) {
+        if (!have.has('fts_en')) await table.createIndex('fts_en', { config: ftsConfig('en'), replace: true });
+        if (!have.has('fts_de')) await table.createIndex('fts_de', { config: ftsConfig('de'), replace: true });
+        if (!have.has('path')) await table.createIndex('path', { config: Index.btree(), replace: true });
+        if (!have.has('id')) await table.createIndex('id', { config: Index.btree(), replace: true });
+      }
+      if (rows >= VECTOR_INDEX_MIN_ROWS && !have.has('vector')) {
+        await table.createIndex('vector', { config: Index.ivfFlat({ distanceType: 'cosine' }), replace: true });
+      }
+      await withCommitRetry(() =>
+        table.optimize({ cleanupOlderThan: new Date(Date.now() - 60_000), deleteUnverified: options.deleteUnverified ?? false }),
+      );
+    }
+    const files = this.filesTable();
+    await withCommitRetry(() =>
+      files.optimize({ cleanupOlderThan: new Date(Date.now() - 60_000), deleteUnverified: options.deleteUnverified ?? false }),
+    );
+  }
+
+  async close(): Promise<void> {
+    this.passages?.close();
+    this.files?.close();
+    this.passages = null;
+    this.files = null;
+    this.db.close();
+  }
+}
+
+/** German passages: German stemming, stop words, ASCII folding; everything else English analysis. */
+export function ftsConfig(lang: Lang) {
+  return Index.fts({
+    baseTokenizer: 'simple',
+    language: lang === 'de' ? 'German' : 'English',
+    stem: true,
+    removeStopWords: true,
+    asciiFolding: true,
+    lowercase: true,
+    // Positions let the retriever run phrase queries (e.g. exact "§ 3 Abs. 2").
+    withPosition: true,
+  });
+}
+
+function filterSql(filter?: SearchFilter): string | undefined {
+  const parts: string[] = [];
+  if (filter?.levels && filter.levels.length > 0) parts.push(`level IN (${filter.levels.map((l) => Number(l)).join(', ')})`);
+  if (filter?.paths) parts.push(filter.paths.length > 0 ? sqlIn('path', filter.paths) : 'false');
+  return parts.length > 0 ? parts.join(' AND ') : undefined;
+}
+
+function chunks<T>(items: T[], size: number): T[][] {
+  const out: T[][] = [];
+  for (let i = 0; i < items.length; i += size) out.push(items.slice(i, i + size));
+  return out;
+}
+
+function toFloat32(v: unknown): Float32Array {
+  if (v instanceof Float32Array) return v;
+  const anyV = v as { toArray?: () => ArrayLike<number> } | ArrayLike<number>;
+  if (anyV && typeof (anyV as { toArray?: unknown }).toArray === 'function') {
+    return Float32Array.from((anyV as { toArray: () => ArrayLike<number> }).toArray());
+  }
+  return Float32Array.from(anyV as ArrayLike<number>);
+}
+
+function dedupeHits(hits: SearchHit[]): SearchHit[] {
+  const seen = new Set<string>();
+  return hits.filter((h) => (seen.has(h.passage.id) ? false : (seen.add(h.passage.id), true)));
+}
+
+/** Pre-order walk of the L0 → L1 → L2 tree (children by `order`); passages without a known parent go last. */
+export function documentOrder(passages: Passage[]): Passage[] {
+  const children = new Map<string | null, Passage[]>();
+  const ids = new Set(passages.map((p) => p.id));
+  for (const p of passages) {
+    const key = p.parentId && ids.has(p.parentId) ? p.parentId : null;
+    const list = children.get(key) ?? [];
+    list.push(p);
+    children.set(key, list);
+  }
+  for (const list of children.values()) list.sort((a, b) => a.level - b.level || a.order - b.order || a.chunkPath.localeCompare(b.chunkPath));
+  const out: Passage[] = [];
+  const visit = (p: Passage) => {
+    out.push(p);
+    for (const c of children.get(p.id) ?? []) visit(c);
+  };
+  for (const root of children.get(null) ?? []) visit(root);
+  return out;
+}

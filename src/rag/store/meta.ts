@@ -1,0 +1,30 @@
+// The index's metadata file (`meta.json` in the store folder), written atomically (tmp file + fsync + rename).
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import type { IndexMeta } from './types';
+
+export const META_FILE = 'meta.json';
+
+export function readMeta(dir: string): IndexMeta | null {
+  try {
+    const raw = fs.readFileSync(path.join(dir, META_FILE), 'utf8');
+    const meta = JSON.parse(raw) as IndexMeta;
+    return meta && typeof meta === 'object' && meta.embedder ? meta : null;
+  } catch {
+    return null;
+  }
+}
+
+export function writeMeta(dir: string, meta: IndexMeta): void {
+  fs.mkdirSync(dir, { recursive: true });
+  const target = path.join(dir, META_FILE);
+  const tmp = `${target}.${process.pid}.${Date.now()}.tmp`;
+  const fd = fs.openSync(tmp, 'w');
+  try {
+    fs.writeSync(fd, JSON.stringify(meta, null, 2));
+    fs.fsyncSync(fd);
+  } finally {
+    fs.closeSync(fd);
+  }
+  fs.renameSync(tmp, target);
+}

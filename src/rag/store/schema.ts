@@ -1,0 +1,160 @@
+// Arrow schemas of our LanceDB tables and the conversions between rows and engine types.
+import { Field, FixedSizeList, Float32, Float64, Int32, Schema, Utf8 } from 'apache-arrow';
+import type { DocFormat, IndexedPassage, Lang, Level, Passage, SourceLocation } from '../types';
+import type { FileRecord, FileStatus } from './types';
+
+/** Bump when the table layout changes; an index with another version is rebuilt. */
+export const SCHEMA_VERSION = 1;
+
+export const PASSAGES_TABLE = 'passages';
+export const FILES_TABLE = 'files';
+
+const str = (name: string, nullable = false) => new Field(name, new Utf8(), nullable);
+const int = (name: string, nullable = false) => new Field(name, new Int32(), nullable);
+
+export function passagesSchema(dimension: number): Schema {
+  return new Schema([
+    str('id'),
+    str('path'),
+    str('fileHash'),
+    str('format'),
+    int('level'),
+    str('chunkPath'),
+    str('parentId', true),
+    int('order'),
+    /** JSON array of strings. */
+    str('headingPath'),
+    str('title'),
+    str('text'),
+    str('overlap'),
+    str('lang'),
+    int('startLine', true),
+    int('endLine', true),
+    int('page', true),
+    int('pageEnd', true),
+    int('startOffset', true),
+    int('endOffset', true),
+    str('quote', true),
+    /** indexText of English (and 'other') passages, '' otherwise: English analysis. */
+    str('fts_en'),
+    /** indexText of German passages, '' otherwise: German analysis. */
+    str('fts_de'),
+    new Field('vector', new FixedSizeList(dimension, new Field('item', new Float32(), true)), false),
+  ]);
+}
+
+export function filesSchema(): Schema {
+  return new Schema([
+    str('path'),
+    new Field('size', new Float64(), false),
+    new Field('mtimeMs', new Float64(), false),
+    str('hash'),
+    str('status'),
+    str('reason'),
+    int('passages'),
+    str('embedder'),
+    new Field('indexedAt', new Float64(), false),
+  ]);
+}
+
+/** Columns read back to rebuild a Passage (everything except the FTS columns and the vector). */
+export const PASSAGE_COLUMNS = [
+  'id', 'path', 'fileHash', 'format', 'level', 'chunkPath', 'parentId', 'order', 'headingPath', 'title', 'text',
+  'overlap', 'lang', 'startLine', 'endLine', 'page', 'pageEnd', 'startOffset', 'endOffset', 'quote',
+];
+
+export type PassageRow = Record<string, unknown>;
+
+const orNull = (v: number | string | undefined): number | string | null => (v === undefined ? null : v);
+
+export function passageToRow(p: IndexedPassage, vector: Float32Array): PassageRow {
+  const german = p.lang === 'de';
+  return {
+    id: p.id,
+    path: p.path,
+    fileHash: p.fileHash,
+    format: p.format,
+    level: p.level,
+    chunkPath: p.chunkPath,
+    parentId: p.parentId,
+    order: p.order,
+    headingPath: JSON.stringify(p.headingPath ?? []),
+    title: p.title ?? '',
+    text: p.text,
+    overlap: p.overlap ?? '',
+    lang: p.lang,
+    startLine: orNull(p.loc.startLine),
+    endLine: orNull(p.loc.endLine),
+    page: orNull(p.loc.page),
+    pageEnd: orNull(p.loc.pageEnd),
+    startOffset: orNull(p.loc.startOffset),
+    endOffset: orNull(p.loc.endOffset),
+    quote: orNull(p.loc.quote),
+    fts_en: german ? '' : p.indexText,
+    fts_de: german ? p.indexText : '',
+    vector: Array.from(vector),
+  };
+}
+
+function num(v: unknown): number | undefined {
+  if (v === null || v === undefined) return undefined;
+  return typeof v === 'bigint' ? Number(v) : (v as number);
+}
+
+export function rowToPassage(r: Record<string, unknown>): Passage {
+  const loc: SourceLocation = {};
+  for (const k of ['startLine', 'endLine', 'page', 'pageEnd', 'startOffset', 'endOffset'] as const) {
+    const v = num(r[k]);
+    if (v !== undefined) loc[k] = v;
+  }
+  if (r.quote !== null && r.quote !== undefined) loc.quote = r.quote as string;
+  let headingPath: string[] = [];
+  try {
+    headingPath = JSON.parse((r.headingPath as string) || '[]') as string[];
+  } catch {
+    headingPath = [];
+  }
+  return {
+    id: r.id as string,
+    path: r.path as string,
+    fileHash: r.fileHash as string,
+    format: r.format as DocFormat,
+    level: num(r.level) as Level,
+    chunkPath: r.chunkPath as string,
+    parentId: (r.parentId as string | null) ?? null,
+    order: num(r.order) ?? 0,
+    headingPath,
+    title: (r.title as string) ?? '',
+    text: r.text as string,
+    overlap: (r.overlap as string) ?? '',
+    lang: r.lang as Lang,
+    loc,
+  };
+}
+
+export function fileToRow(f: FileRecord): Record<string, unknown> {
+  return { ...f };
+}
+
+export function rowToFile(r: Record<string, unknown>): FileRecord {
+  return {
+    path: r.path as string,
+    size: num(r.size) ?? 0,
+    mtimeMs: num(r.mtimeMs) ?? 0,
+    hash: r.hash as string,
+    status: r.status as FileStatus,
+    reason: (r.reason as string) ?? '',
+    passages: num(r.passages) ?? 0,
+    embedder: (r.embedder as string) ?? '',
+    indexedAt: num(r.indexedAt) ?? 0,
+  };
+}
+
+/** SQL string literal for LanceDB (DataFusion) filters: single quotes doubled. */
+export function sqlString(s: string): string {
+  return `'${s.replace(/'/g, "''")}'`;
+}
+
+export function sqlIn(column: string, values: string[]): string {
+  return `${column} IN (${values.map(sqlString).join(', ')})`;
+}

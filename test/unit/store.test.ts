@@ -1,0 +1,176 @@
+import * as assert from 'node:assert/strict';
+import * as fs from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import { openStore, type LanceStore } from '../../src/rag/store';
+import type { FileRecord } from '../../src/rag/store/types';
+import type { IndexedPassage, Lang, Level } from '../../src/rag/types';
+
+const DIM = 8;
+const info = { id: 'test', model: 'm1', dimension: DIM };
+
+function vec(seed: number): Float32Array {
+  const v = new Float32Array(DIM);
+  for (let i = 0; i < DIM; i++) v[i] = Math.sin(seed * 7.1 + i * 1.3) + (i === seed % DIM ? 2 : 0);
+  const n = Math.hypot(...v);
+  return v.map((x) => x / n);
+}
+
+function passage(file: string, i: number, text: string, lang: Lang = 'en', level: Level = 2): IndexedPassage {
+  return {
+    id: `${file}#${i}:${text.length}`,
+    path: file,
+    fileHash: `h-${file}`,
+    format: 'md',
+    level,
+    chunkPath: level === 0 ? 'doc' : `doc/section-0/chunk-${i}`,
+    parentId: level === 0 ? null : `${file}#0:doc`,
+    order: i,
+    headingPath: ['Title', `Section ${i}`],
+    title: 'Title',
+    text,
+    overlap: i > 0 ? 'tail of previous' : '',
+    lang,
+    loc: { startLine: i * 10 + 1, endLine: i * 10 + 5 },
+    indexText: `Section ${i} ${text}`,
+  };
+}
+
+function record(file: string, passages: number, hash = `h-${file}`): FileRecord {
+  return { path: file, size: 100, mtimeMs: 1, hash, status: 'indexed', reason: '', passages, embedder: 'test:m1', indexedAt: Date.now() };
+}
+
+describe('LanceStore (real LanceDB in a temp dir)', () => {
+  let dir: string;
+  let store: LanceStore;
+
+  beforeEach(async () => {
+    dir = fs.mkdtempSync(path.join(os.tmpdir(), 'docs-rag-store-'));
+    store = await openStore(dir);
+    assert.equal(await store.useEmbedder(info), false);
+  });
+  afterEach(async () => {
+    await store.close();
+    fs.rmSync(dir, { recursive: true, force: true });
+  });
+
+  it('replaceFile stores passages with locations and replaces them in one go (no leftovers, no duplicates)', async () => {
+    const a = [passage('a.md', 0, 'Cargo builds packages'), passage('a.md', 1, 'The registry hosts crates')];
+    a[1].loc = { page: 3, pageEnd: 4, quote: 'registry' };
+    await store.replaceFile(record('a.md', 2), a, [vec(1), vec(2)]);
+    await store.replaceFile(record("it's.md", 1), [passage("it's.md", 0, 'quote in the path')], [vec(3)]);
+    assert.equal(await store.countPassages(), 3);
+    const got = await store.getFilePassages('a.md');
+    assert.deepEqual(got.map((p) => p.text), ['Cargo builds packages', 'The registry hosts crates']);
+    assert.deepEqual(got[0].loc, { startLine: 1, endLine: 5 });
+    assert.deepEqual(got[1].loc, { page: 3, pageEnd: 4, quote: 'registry' });
+    assert.deepEqual(got[0].headingPath, ['Title', 'Section 0']);
+    assert.equal(got[1].overlap, 'tail of previous');
+
+    // New version of a.md: one passage kept, one changed, one new.
+    const b = [passage('a.md', 0, 'Cargo builds packages'), passage('a.md', 1, 'Changed text'), passage('a.md', 2, 'Third')];
+    await store.replaceFile(record('a.md', 3, 'h2'), b, [vec(1), vec(4), vec(5)]);
+    const after = await store.getFilePassages('a.md');
+    assert.deepEqual(after.map((p) => p.text), ['Cargo builds packages', 'Changed text', 'Third']);
+    assert.equal(await store.countPassages(), 4);
+    assert.equal(await store.countPassages({ paths: ["it's.md"] }), 1);
+    const files = await store.listFiles();
+    assert.equal(files.find((f) => f.path === 'a.md')?.hash, 'h2');
+    assert.equal(files.find((f) => f.path === 'a.md')?.passages, 3);
+  });
+
+  it('full-text search uses German analysis for German passages and English for the rest', async () => {
+    await store.replaceFile(record('de.md', 1), [passage('de.md', 0, 'Die werktägliche Arbeitszeit der Arbeitnehmer darf acht Stunden nicht überschreiten.', 'de')], [vec(1)]);
+    await store.replaceFile(record('en.md', 1), [passage('en.md', 0, 'Cargo is running the build scripts of packages.', 'en')], [vec(2)]);
+    await store.optimize();
+    const de = await store.fullTextSearch('Arbeitszeiten Arbeitnehmerin', { k: 5, lang: 'de' });
+    assert.deepEqual(de.map((h) => h.passage.path), ['de.md']);
+    assert.ok(de[0].score > 0);
+    assert.equal(de[0].passage.loc.startLine, 1);
+    const deAsEn = await store.fullTextSearch('Arbeitszeit', { k: 5, lang: 'en' });
+    assert.equal(deAsEn.length, 0, 'German text is not in the English column');
+    const en = await store.fullTextSearch('runs package', { k: 5, lang: 'en' });
+    assert.deepEqual(en.map((h) => h.passage.path), ['en.md']);
+    const both = await store.fullTextSearch('Arbeitszeit packages', { k: 5 });
+    assert.deepEqual(both.map((h) => h.passage.path).sort(), ['de.md', 'en.md']);
+    // Filters
+    assert.equal((await store.fullTextSearch('packages', { k: 5, paths: ['de.md'] })).length, 0);
+    assert.equal((await store.fullTextSearch('packages', { k: 5, levels: [0] })).length, 0);
+  });
+
+  it('finds rows written after the last optimize (unindexed rows are scanned)', async () => {
+    await store.replaceFile(record('a.md', 1), [passage('a.md', 0, 'alpha bravo')], [vec(1)]);
+    await store.optimize();
+    await store.replaceFile(record('b.md', 1), [passage('b.md', 0, 'charlie delta')], [vec(2)]);
+    const hits = await store.fullTextSearch('delta', { k: 5, lang: 'en' });
+    assert.deepEqual(hits.map((h) => h.passage.path), ['b.md']);
+  });
+
+  it('vector search returns cosine similarity, filters by level and path, and loads vectors on request', async () => {
+    const ps = [passage('a.md', 0, 'doc', 'en', 0), passage('a.md', 1, 'one'), passage('a.md', 2, 'two')];
+    await store.replaceFile(record('a.md', 3), ps, [vec(0), vec(1), vec(2)]);
+    await store.replaceFile(record('b.md', 1), [passage('b.md', 1, 'one-b')], [vec(1)]);
+    const hits = await store.vectorSearch(vec(1), { k: 3, withVectors: true });
+    assert.ok(Math.abs(hits[0].score - 1) < 1e-4, `score ${hits[0].score}`);
+    assert.ok(hits[0].vector && hits[0].vector.length === DIM);
+    assert.ok(hits[0].score >= hits[1].score);
+    const l0 = await store.vectorSearch(vec(1), { k: 3, levels: [0] });
+    assert.deepEqual(l0.map((h) => h.passage.level), [0]);
+    const onlyB = await store.vectorSearch(vec(1), { k: 3, paths: ['b.md'] });
+    assert.deepEqual(onlyB.map((h) => h.passage.path), ['b.md']);
+    const vs = await store.getVectors([ps[1].id]);
+    assert.ok(Math.abs(vs.get(ps[1].id)![0] - vec(1)[0]) < 1e-6);
+    const got = await store.getPassages([ps[2].id, ps[0].id, 'missing']);
+    assert.deepEqual(got.map((p) => p.text), ['two', 'doc']);
+    await assert.rejects(store.vectorSearch(new Float32Array(3), { k: 1 }), /dimension 3.*8/);
+  });
+
+  it('getFilePassages returns document order (L0, then each section followed by its passages)', async () => {
+    const l0 = { ...passage('t.md', 0, 'document', 'en', 0), id: 'L0', parentId: null };
+    const s1 = { ...passage('t.md', 1, 'section one', 'en', 1), id: 'S1', parentId: 'L0', order: 0 };
+    const s2 = { ...passage('t.md', 2, 'section two', 'en', 1), id: 'S2', parentId: 'L0', order: 1 };
+    const p21 = { ...passage('t.md', 3, 'two-b', 'en', 2), id: 'P21', parentId: 'S2', order: 1 };
+    const p20 = { ...passage('t.md', 4, 'two-a', 'en', 2), id: 'P20', parentId: 'S2', order: 0 };
+    const p10 = { ...passage('t.md', 5, 'one-a', 'en', 2), id: 'P10', parentId: 'S1', order: 0 };
+    const all = [p21, s2, p10, l0, p20, s1];
+    await store.replaceFile(record('t.md', 6), all, all.map((_, i) => vec(i)));
+    assert.deepEqual((await store.getFilePassages('t.md')).map((p) => p.id), ['L0', 'S1', 'P10', 'S2', 'P20', 'P21']);
+    assert.deepEqual((await store.getFilePassages('t.md', [2])).map((p) => p.id), ['P10', 'P20', 'P21']);
+  });
+
+  it('removeFile and error records leave no passages behind', async () => {
+    await store.replaceFile(record('a.md', 1), [passage('a.md', 0, 'alpha')], [vec(1)]);
+    await store.replaceFile(record('b.md', 1), [passage('b.md', 0, 'bravo')], [vec(2)]);
+    await store.removeFile('a.md');
+    await store.recordFileStatus({ ...record('b.md', 0), status: 'error', reason: 'corrupt: bad xref' });
+    assert.equal(await store.countPassages(), 0);
+    const files = await store.listFiles();
+    assert.deepEqual(files.map((f) => [f.path, f.status, f.reason]), [['b.md', 'error', 'corrupt: bad xref']]);
+  });
+
+  it('another embedder empties the index (vectors are never mixed) and meta records it', async () => {
+    await store.replaceFile(record('a.md', 1), [passage('a.md', 0, 'alpha')], [vec(1)]);
+    assert.equal(await store.useEmbedder(info), false);
+    assert.equal(await store.countPassages(), 1);
+    assert.equal(await store.useEmbedder({ id: 'test', model: 'm2', dimension: 4 }), true);
+    assert.equal(await store.countPassages(), 0);
+    assert.equal((await store.listFiles()).length, 0);
+    await store.close();
+    store = await openStore(dir);
+    assert.deepEqual(store.meta()?.embedder, { id: 'test', model: 'm2', dimension: 4 });
+  });
+
+  it('repair drops passages of files without a matching record (a write killed between the two commits)', async () => {
+    await store.replaceFile(record('a.md', 1), [passage('a.md', 0, 'alpha')], [vec(1)]);
+    await store.addNewFiles([{ record: record('b.md', 1), passages: [passage('b.md', 0, 'bravo')], vectors: [vec(2)] }]);
+    // Simulate a crash after the passages commit of c.md, before its record was written.
+    await store.addNewFiles([{ record: record('c.md', 1), passages: [passage('c.md', 0, 'charlie')], vectors: [vec(3)] }]);
+    await store.recordFileStatuses([]);
+    await (store as unknown as { filesTable(): { delete(w: string): Promise<void> } }).filesTable().delete("path = 'c.md'");
+    // And a.md's record still has an old hash.
+    await store.recordFileStatuses([{ ...record('a.md', 1, 'old-hash') }]);
+    assert.equal(await store.repair(), 2);
+    assert.deepEqual((await store.listFiles()).map((f) => f.path), ['b.md']);
+    assert.equal(await store.countPassages(), 1);
+  });
+});
