@@ -1,0 +1,110 @@
+// Query analysis (German and English): language, type, multi-hop indicators, exact tokens, and from these
+// a level filter, a flow and a fusion weight. Rule-based and fast (no model).
+import type { Lang, Level } from '../types';
+import type { QueryAnalysis, QueryType } from './types';
+
+export interface AnalyzeOptions {
+  /** Language detector for longer texts (the chunker's); used when the query's own cues are inconclusive. */
+  detect?: (text: string) => Lang;
+  /** Default fusion weight of the vector list. */
+  alpha?: number;
+  /** Alpha used when the query carries exact tokens (keyword-heavy). */
+  alphaExact?: number;
+}
+
+const DE_WORDS = new Set(
+  ('der die das den dem des ein eine einen einem einer und oder nicht ist sind wird werden wie was wann wer wo welche welcher welches ' +
+    'muss müssen kann können darf dürfen ich mein meine mir mich bei beim nach vor für mit ohne über unter zwischen vom zum zur im ' +
+    'auch noch nur wenn ob dass sich gilt gelten hat haben habe frist urlaub arbeitgeber arbeitnehmer gesetz kündigung lohn stunden ' +
+    'tage wochen monate jahr jahre pausen pause bis seit laut gibt es mehr als weniger unterschied alle zwischen dauer')
+    .split(/\s+/),
+);
+const EN_WORDS = new Set(
+  ('the a an and or not is are was were be been how what when who where which why do does did can could should would must may ' +
+    'i my me you your it its of to in on for with without by from into about between than then this that these those there ' +
+    'if all list difference default set use using get build package crate crates dependency dependencies version file files')
+    .split(/\s+/),
+);
+
+/** Language of a (short) query: umlauts/ß and function words decide, then the detector, then 'other'. */
+export function queryLanguage(query: string, detect?: (text: string) => Lang): Lang {
+  const words = query.toLowerCase().match(/[\p{L}]+/gu) ?? [];
+  let de = /[äöüß]/i.test(query) ? 1.5 : 0;
+  let en = 0;
+  for (const w of words) {
+    if (DE_WORDS.has(w)) de++;
+    if (EN_WORDS.has(w)) en++;
+  }
+  if (/§/.test(query)) de += 1;
+  if (de > en) return 'de';
+  if (en > de) return 'en';
+  const d = detect?.(query);
+  if (d && d !== 'other') return d;
+  return words.length ? (/(ung|keit|heit|schaft|lich|gesetz)\b/.test(query.toLowerCase()) ? 'de' : 'en') : 'other';
+}
+
+interface TypeRule {
+  type: QueryType;
+  re: RegExp;
+}
+
+// Order matters: the first matching rule wins.
+const TYPE_RULES: TypeRule[] = [
+  {
+    type: 'comparative',
+    re: /\b(unterschied\w*|unterscheid\w*|vergleich\w*|versus|vs\.?|im gegensatz|anders als|difference\w*|differ\w*|compare\w*|comparison|distinguish\w*|instead of|rather than|better)\b|\b(?:unterschied|difference) zwischen\b/i,
+  },
+  {
+    type: 'aggregative',
+    re: /\b(welche \w+ (gibt es|alle)|alle\w*|liste\w*|auflist\w*|aufzähl\w*|übersicht|überblick|zusammenfass\w*|which \w+ (are there|exist)|list( all| of)?|all (the )?|every|overview|summar\w*|what (kinds|types|options|settings|fields|keys) )\b/i,
+  },
+  {
+    type: 'procedural',
+    re: /\b(wie (kann|muss|beantrage|melde|gehe|stelle|erhalte|bekomme|mache|richte)\w*|was muss ich tun|schritt\w*|vorgehen|antrag\w*|beantrag\w*|how (do|can|should|to|would)|steps?|set ?up|configure|install\w*|procedure)\b/i,
+  },
+  {
+    type: 'relational',
+    re: /\b(ausnahme\w*|gilt .* auch|verhältnis|vorrang|abweich\w*|bezug|verweis\w*|hängt .* ab|abhängig|zusammenhang|exception\w*|override\w*|precedence|relat\w*|depend\w*|interact\w*|affect\w*|conflict\w*|apply to|applies to|take[s]? priority)\b/i,
+  },
+  {
+    type: 'temporal',
+    re: /\b(wann|frist\w*|bis wann|wie lange|seit wann|dauer|zeitraum|innerhalb|when|deadline|how long|until|since|expire\w*|timeout)\b/i,
+  },
+];
+
+const OVERVIEW_RE = /\b(überblick|übersicht|zusammenfassung|fasse .* zusammen|worum geht es|overview|summari[sz]e|summary of|what is .* about|what does .* cover)\b/i;
+const MULTI_HOP_RE = /\b(und (gleichzeitig|zugleich|außerdem)|sowohl|beide\w*|in kombination|both|as well as|together with|in combination|and also)\b/i;
+
+/** § references ("§ 7 BUrlG", "§ 3 Abs. 2"), law abbreviations, setting names, env vars, flags and numbers. */
+export function extractExactTokens(query: string): string[] {
+  const out = new Set<string>();
+  const push = (t: string) => {
+    const s = t.trim();
+    if (s) out.add(s);
+  };
+  for (const m of query.matchAll(/§{1,2}\s*\d+[a-z]?(?:\s*(?:Abs\.|Absatz)\s*\d+)?(?:\s*(?:S\.|Satz)\s*\d+)?(?:\s*(?:Nr\.)\s*\d+)?(?:\s+[A-ZÄÖÜ][A-Za-zÄÖÜäöüß]*G\b)?/g)) push(m[0].replace(/\s+/g, ' '));
+  for (const m of query.matchAll(/\b[A-ZÄÖÜ][A-Za-zÄÖÜäöü]*[A-ZÄÖÜ][A-Za-zÄÖÜäöü]*G\b|\b[A-ZÄÖÜ][a-zäöü]*[A-Z]+[a-z]*G\b/g)) push(m[0]);
+  for (const m of query.matchAll(/`([^`]+)`/g)) push(m[1]);
+  for (const m of query.matchAll(/(?<![\w-])--?[a-z][\w-]+/g)) push(m[0]);
+  for (const m of query.matchAll(/\b[a-z0-9]+(?:[-_][a-z0-9]+)+\b/g)) push(m[0]);
+  for (const m of query.matchAll(/\b[A-Z][A-Z0-9]*_[A-Z0-9_]+\b/g)) push(m[0]);
+  for (const m of query.matchAll(/\b[a-z][\w-]*\.[a-z][\w.-]*\b/g)) if (!/\.(?:$)/.test(m[0])) push(m[0]);
+  for (const m of query.matchAll(/\b[A-Z][a-z]+\.toml\b|\bCargo\.lock\b/g)) push(m[0]);
+  for (const m of query.matchAll(/\b\d+(?:[.,]\d+)*\b/g)) push(m[0]);
+  return [...out];
+}
+
+/** Analyses a query; everything it decides can be overridden per request by the orchestrator. */
+export function analyzeQuery(query: string, options: AnalyzeOptions = {}): QueryAnalysis {
+  const lang = queryLanguage(query, options.detect);
+  const type = TYPE_RULES.find((r) => r.re.test(query))?.type ?? 'factual';
+  const exactTokens = extractExactTokens(query);
+  const lawRefs = exactTokens.filter((t) => /G$/.test(t) && !/^\d/.test(t));
+  const multiHop = MULTI_HOP_RE.test(query) || new Set(lawRefs.map((r) => r.split(' ').pop())).size >= 2;
+  const levels: Level[] = type === 'aggregative' ? [0, 1, 2] : [1, 2];
+  const flow = OVERVIEW_RE.test(query) ? 'summary' : 'chunk';
+  const alphaDefault = options.alpha ?? 0.5;
+  const alphaExact = options.alphaExact ?? Math.max(0, alphaDefault - 0.2);
+  const alpha = exactTokens.some((t) => !/^\d+$/.test(t)) ? alphaExact : alphaDefault;
+  return { query, lang, type, multiHop, exactTokens, levels, flow, alpha };
+}

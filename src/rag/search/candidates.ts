@@ -1,0 +1,68 @@
+// Candidate generation: full-text and vector search for one or more query texts, fused per query and across queries.
+import type { Embedder, Lang, Level, SearchHit } from '../types';
+import type { IndexStore } from '../store/types';
+import { reciprocalRankFusion, weightedFusion } from './fusion';
+import type { Tracer } from './trace';
+import { timed } from './trace';
+
+export interface CandidateRequest {
+  /** Query texts searched with both full-text and vector search (the query and its variants). */
+  queries: string[];
+  /** Texts searched with vector search only (HyDE passages). */
+  vectorOnly: string[];
+  /** Extra keyword-only queries (model-free expansion). */
+  keywordOnly: string[];
+  lang: Lang;
+  levels: Level[];
+  candidates: number;
+  keyword: boolean;
+  vector: boolean;
+  fusion: 'rrf' | 'weighted';
+  rrfK: number;
+  alpha: number;
+  withVectors: boolean;
+}
+
+/** Runs the searches (keyword and vector in parallel), records spans, and returns the fused candidate list. */
+export async function gatherCandidates(store: IndexStore, embedder: Embedder, r: CandidateRequest, tracer: Tracer): Promise<SearchHit[]> {
+  const ftsLang = r.lang === 'other' ? undefined : r.lang;
+  const filter = { levels: r.levels };
+  const keywordTexts = r.keyword ? [...r.queries, ...r.keywordOnly] : [];
+  const vectorTexts = r.vector ? [...r.queries, ...r.vectorOnly] : [];
+
+  const keywordRun = timed(() => Promise.all(keywordTexts.map((q) => store.fullTextSearch(q, { k: r.candidates, lang: ftsLang, ...filter }))));
+  const vectorRun = (async () => {
+    if (vectorTexts.length === 0) return { vectors: [] as Float32Array[], lists: [] as SearchHit[][], embedMs: 0, searchMs: 0 };
+    const emb = await timed(() => embedder.embed(vectorTexts));
+    const search = await timed(() =>
+      Promise.all(emb.value.map((v) => store.vectorSearch(v, { k: r.candidates, withVectors: r.withVectors, ...filter }))),
+    );
+    return { vectors: emb.value, lists: search.value, embedMs: emb.ms, searchMs: search.ms };
+  })();
+  const [kw, vec] = await Promise.all([keywordRun, vectorRun]);
+  if (vectorTexts.length) tracer.record('embedding', vec.embedMs, { texts: vectorTexts.length });
+  if (keywordTexts.length) tracer.record('full-text', kw.ms, { queries: keywordTexts.length, hits: sum(kw.value.map((l) => l.length)) });
+  if (vectorTexts.length) tracer.record('vector', vec.searchMs, { queries: vectorTexts.length, hits: sum(vec.lists.map((l) => l.length)) });
+
+  return tracer.span(
+    'fusion',
+    () => {
+      const perQuery: SearchHit[][] = [];
+      r.queries.forEach((_, i) => {
+        const k = r.keyword ? kw.value[i] : undefined;
+        const v = r.vector ? vec.lists[i] : undefined;
+        if (k && v) perQuery.push(r.fusion === 'weighted' ? weightedFusion(k, v, r.alpha) : reciprocalRankFusion([k, v], r.rrfK));
+        else perQuery.push((k ?? v ?? []).map((h) => ({ ...h })));
+      });
+      if (r.keyword) for (let i = r.queries.length; i < keywordTexts.length; i++) perQuery.push(kw.value[i]);
+      if (r.vector) for (let i = r.queries.length; i < vectorTexts.length; i++) perQuery.push(vec.lists[i]);
+      const fused = perQuery.length === 1 ? perQuery[0] : reciprocalRankFusion(perQuery, r.rrfK);
+      return fused.slice(0, Math.max(r.candidates, 1));
+    },
+    (hits) => ({ lists: r.queries.length + r.keywordOnly.length + r.vectorOnly.length, candidates: hits.length }),
+  );
+}
+
+function sum(xs: number[]): number {
+  return xs.reduce((a, b) => a + b, 0);
+}

@@ -1,0 +1,123 @@
+// Named retrieval configurations (what ships, baselines, ablations). Each is a full SearchSettings object;
+// `createRetriever(engine, {config, overrides})` picks one and applies overrides.
+import type { Level } from '../types';
+
+export interface SearchSettings {
+  /** Default number of results. */
+  k: number;
+  /** Candidates taken from each of the keyword and vector lists. */
+  candidates: number;
+  keyword: boolean;
+  vector: boolean;
+  /** 'rrf' (reciprocal rank fusion) or 'weighted' (min-max normalised scores mixed by alpha). */
+  fusion: 'rrf' | 'weighted';
+  rrfK: number;
+  /** Fixed alpha (weight of the vector list); undefined: the query analysis picks it (weighted fusion only). */
+  alpha?: number;
+  /** Alpha chosen by query analysis for ordinary / exact-token queries. */
+  analysisAlpha: number;
+  analysisAlphaExact: number;
+  /** Fixed level filter; undefined: the query analysis picks it. */
+  levels?: Level[];
+  /** Model-free expansion of the query (German compound splitting + stems) as an extra keyword list. */
+  lexicalExpansion: boolean;
+  /** LLM expansion: multi-query variants, HyDE, both, or off. Skipped (noted in the trace) without a chat model. */
+  expansion: 'off' | 'multi-query' | 'hyde' | 'both';
+  expansionVariants: number;
+  /** LLM reranking of the top `rerankTopN` candidates; skipped without a chat model. */
+  rerank: boolean;
+  rerankTopN: number;
+  rerankBatchSize: number;
+  /** Hits whose reranker score (0..1) is below this are dropped before the limit. */
+  rerankThreshold: number;
+  mmr: boolean;
+  mmrLambda: number;
+  /** Context augmentation for answers. */
+  parentSection: boolean;
+  neighbourWindow: number;
+  enableDocumentExpansion: boolean;
+  maxDocumentsToExpand: number;
+  maxChunksPerDocument: number;
+  /** A document is expanded when its best hit scores at least this share of the top hit's score. */
+  expansionThreshold: number;
+  /** Summary flow: documents taken, and the most L1 sections before falling back to L0 summaries. */
+  summaryMaxDocuments: number;
+  summaryMaxSections: number;
+  /** Deadline of each LLM call. */
+  llmTimeoutMs: number;
+}
+
+export const BASE_SETTINGS: SearchSettings = {
+  k: 10,
+  candidates: 80,
+  keyword: true,
+  vector: true,
+  fusion: 'rrf',
+  rrfK: 60,
+  alpha: undefined,
+  analysisAlpha: 0.5,
+  analysisAlphaExact: 0.3,
+  levels: undefined,
+  lexicalExpansion: false,
+  expansion: 'off',
+  expansionVariants: 3,
+  rerank: false,
+  rerankTopN: 30,
+  rerankBatchSize: 10,
+  rerankThreshold: 0.1,
+  mmr: false,
+  mmrLambda: 0.7,
+  parentSection: true,
+  neighbourWindow: 1,
+  enableDocumentExpansion: true,
+  maxDocumentsToExpand: 3,
+  maxChunksPerDocument: 20,
+  expansionThreshold: 0.3,
+  summaryMaxDocuments: 5,
+  summaryMaxSections: 40,
+  llmTimeoutMs: 30_000,
+};
+
+/** Partial settings per named configuration, applied over BASE_SETTINGS. */
+export const NAMED_CONFIGS: Record<string, { description: string; settings: Partial<SearchSettings> }> = {
+  bm25: { description: 'LanceDB full-text search only (language-specific analysis)', settings: { vector: false } },
+  vector: { description: 'vector search only', settings: { keyword: false } },
+  hybrid: { description: 'full-text + vector, reciprocal rank fusion (k = 60), no other stage', settings: {} },
+  default: { description: 'what ships: hybrid RRF with the settings chosen by measurement (see EVALUATION.md)', settings: {} },
+  'hybrid-weighted': { description: 'hybrid with weighted fusion, alpha from query analysis', settings: { fusion: 'weighted' } },
+  'default+lexical': { description: 'default + model-free expansion (compound splitting, stems)', settings: { lexicalExpansion: true } },
+  'default+mmr': { description: 'default + MMR diversity', settings: { mmr: true } },
+  'default-levels-all': { description: 'default, searching L0-L2 for every query', settings: { levels: [0, 1, 2] } },
+  'default-l2-only': { description: 'default, passages (L2) only', settings: { levels: [2] } },
+  'default+rerank': { description: 'default + LLM reranker (needs a chat model)', settings: { rerank: true } },
+  'default+multiquery': { description: 'default + LLM multi-query expansion (needs a chat model)', settings: { expansion: 'multi-query' } },
+  'default+hyde': { description: 'default + HyDE (needs a chat model)', settings: { expansion: 'hyde' } },
+  full: {
+    description: 'every stage: multi-query + HyDE, LLM rerank, MMR (needs a chat model)',
+    settings: { expansion: 'both', rerank: true, mmr: true },
+  },
+};
+
+export function configNames(): string[] {
+  return Object.keys(NAMED_CONFIGS);
+}
+
+/** Resolves a named configuration (default 'default') plus overrides; unknown names throw with the list of valid ones. */
+export function resolveSettings(name = 'default', overrides: Partial<SearchSettings> = {}): SearchSettings {
+  const named = NAMED_CONFIGS[name];
+  if (!named) throw new Error(`Unknown search configuration "${name}". Use one of: ${configNames().join(', ')}.`);
+  const settings: SearchSettings = { ...BASE_SETTINGS, ...named.settings, ...stripUndefined(overrides) };
+  const env = process.env.DOCS_RAG_HYBRID_ALPHA;
+  if (overrides.alpha === undefined && env !== undefined && env !== '') {
+    const a = Number(env);
+    if (!Number.isFinite(a) || a < 0 || a > 1) throw new Error(`DOCS_RAG_HYBRID_ALPHA must be a number between 0 and 1 (got "${env}").`);
+    settings.alpha = a;
+    settings.fusion = 'weighted';
+  }
+  if (overrides.alpha !== undefined) settings.fusion = 'weighted';
+  return settings;
+}
+
+function stripUndefined<T extends object>(o: T): Partial<T> {
+  return Object.fromEntries(Object.entries(o).filter(([, v]) => v !== undefined)) as Partial<T>;
+}

@@ -1,0 +1,30 @@
+// Entry point of the retrieval pipeline: `createRetriever(engine, {config, chatModel, overrides})`.
+import type { ChatModel, Lang } from '../types';
+import { resolveSettings, type SearchSettings } from './configs';
+import { PipelineRetriever, type SearchEngine } from './retriever';
+import type { Reranker } from './types';
+
+export interface CreateRetrieverOptions {
+  /** Named configuration (see configs.ts); default 'default'. */
+  config?: string;
+  /** Enables the LLM stages the configuration asks for; without it they are skipped with a trace note. */
+  chatModel?: ChatModel;
+  overrides?: Partial<SearchSettings>;
+  reranker?: Reranker;
+  detect?: (text: string) => Lang;
+}
+
+export function createRetriever(engine: SearchEngine, options: CreateRetrieverOptions = {}): PipelineRetriever {
+  const settings = resolveSettings(options.config ?? 'default', options.overrides);
+  return new PipelineRetriever({ engine, settings, chatModel: options.chatModel, reranker: options.reranker, detect: options.detect });
+}
+
+export { analyzeQuery, extractExactTokens, queryLanguage } from './analyze';
+export { contextBudget, estimateTokens, fillBudget, shrinkBudget, withOverflowRetry, type AnswerLength } from './budget';
+export { BASE_SETTINGS, NAMED_CONFIGS, configNames, resolveSettings, type SearchSettings } from './configs';
+export { reciprocalRankFusion, weightedFusion } from './fusion';
+export { mmr } from './mmr';
+export { LlmReranker, parseScores } from './rerank';
+export { formatTrace, Tracer } from './trace';
+export { PipelineRetriever, type SearchEngine } from './retriever';
+export type * from './types';

@@ -1,0 +1,282 @@
+// The retrieval orchestrator: analyses the query, picks a flow (strategy) — the chunk flow (classic retrieval) or the
+// summary flow (section/document summaries for overview questions) — runs the optional LLM stages with fallbacks, and
+// builds the budgeted answer context. Every query returns a trace; LLM failures become warnings, never errors.
+import type { ChatModel, Embedder, Level, SearchHit } from '../types';
+import type { IndexStore } from '../store/types';
+import { analyzeQuery } from './analyze';
+import { augmentHits } from './augment';
+import { contextBudget, fillBudget, passageTokens } from './budget';
+import { gatherCandidates } from './candidates';
+import type { SearchSettings } from './configs';
+import { hypotheticalDocument, multiQuery } from './expand';
+import { lexicalVariant } from './lexical';
+import { describeFailure } from './llm';
+import { mmr } from './mmr';
+import { LlmReranker } from './rerank';
+import { Tracer } from './trace';
+import type { QueryAnalysis, Reranker, RetrievalContext, RetrievalResult, RetrieveOptions, Retriever } from './types';
+
+/** What the retriever needs from the engine (C's Engine satisfies it). */
+export interface SearchEngine {
+  store: IndexStore;
+  embedder: Embedder;
+}
+
+export interface PipelineDeps {
+  engine: SearchEngine;
+  settings: SearchSettings;
+  chatModel?: ChatModel;
+  /** Reranker to use when settings.rerank (default: an LLM reranker over chatModel). */
+  reranker?: Reranker;
+  /** Language detector for queries without clear cues. */
+  detect?: (text: string) => import('../types').Lang;
+}
+
+/** State shared by the stages of one query. */
+interface QueryRun {
+  query: string;
+  analysis: QueryAnalysis;
+  k: number;
+  tracer: Tracer;
+  warnings: string[];
+  options: RetrieveOptions;
+}
+
+/** A flow turns an analysed query into ranked hits. */
+interface Flow {
+  readonly name: 'chunk' | 'summary';
+  run(q: QueryRun): Promise<SearchHit[]>;
+}
+
+export class PipelineRetriever implements Retriever {
+  private readonly flows: Record<'chunk' | 'summary', Flow>;
+
+  constructor(private readonly deps: PipelineDeps) {
+    this.flows = { chunk: new ChunkFlow(deps), summary: new SummaryFlow(deps) };
+  }
+
+  get settings(): SearchSettings {
+    return this.deps.settings;
+  }
+
+  async retrieve(query: string, options: RetrieveOptions = {}): Promise<RetrievalResult> {
+    const s = this.deps.settings;
+    const tracer = new Tracer();
+    const warnings: string[] = [];
+    const analysis = await tracer.span(
+      'analysis',
+      () => {
+        const a = analyzeQuery(query, { detect: this.deps.detect, alpha: s.analysisAlpha, alphaExact: s.analysisAlphaExact });
+        if (s.levels) a.levels = [...s.levels];
+        if (options.levels) a.levels = [...options.levels];
+        if (options.flow) a.flow = options.flow;
+        if (s.alpha !== undefined) a.alpha = s.alpha;
+        if (options.alpha !== undefined) a.alpha = options.alpha;
+        return a;
+      },
+      (a) => ({ exactTokens: a.exactTokens.length, levels: a.levels.length }),
+    );
+    tracer.note('analysis', `lang=${analysis.lang} type=${analysis.type} flow=${analysis.flow}${analysis.multiHop ? ' multi-hop' : ''}`);
+    const run: QueryRun = { query, analysis, k: options.k ?? s.k, tracer, warnings, options };
+    const hits = query.trim() ? await this.flows[analysis.flow].run(run) : [];
+    const result: RetrievalResult = { hits, analysis, trace: tracer.spans, warnings };
+    if (options.context !== false && hits.length) result.context = await this.buildContext(run, hits);
+    return result;
+  }
+
+  private async buildContext(q: QueryRun, hits: SearchHit[]): Promise<RetrievalContext> {
+    const s = this.deps.settings;
+    const { passages } = await q.tracer.span(
+      'augmentation',
+      () => augmentHits(this.deps.engine.store, hits, s),
+      (r) => ({ ...r.stats, passages: r.passages.length }),
+    );
+    return q.tracer.span(
+      'budget',
+      () => {
+        const budget =
+          q.options.budgetTokens ??
+          contextBudget(q.options.contextWindow ?? this.deps.chatModel?.contextWindow ?? 8192, q.options.answerLength ?? 'medium');
+        const fill = fillBudget(passages, budget, (c) => passageTokens(c.passage));
+        return { passages: fill.items, budgetTokens: budget, usedTokens: fill.usedTokens, dropped: fill.dropped };
+      },
+      (c) => ({ budgetTokens: c.budgetTokens, usedTokens: c.usedTokens, passages: c.passages.length, dropped: c.dropped }),
+    );
+  }
+}
+
+/** Classic retrieval: (expanded) hybrid candidates → optional rerank → optional MMR → top k. */
+class ChunkFlow implements Flow {
+  readonly name = 'chunk' as const;
+  constructor(private readonly deps: PipelineDeps) {}
+
+  async run(q: QueryRun): Promise<SearchHit[]> {
+    const s = this.deps.settings;
+    const { variants, hyde } = await expandQuery(this.deps, q);
+    const keywordOnly: string[] = [];
+    if (s.lexicalExpansion && s.keyword) {
+      const v = lexicalVariant(q.query, q.analysis.lang);
+      if (v) keywordOnly.push(v);
+    }
+    let hits = await gatherCandidates(
+      this.deps.engine.store,
+      this.deps.engine.embedder,
+      {
+        queries: [q.query, ...variants],
+        vectorOnly: hyde ? [hyde] : [],
+        keywordOnly,
+        lang: q.analysis.lang,
+        levels: q.analysis.levels,
+        candidates: Math.max(s.candidates, q.k),
+        keyword: s.keyword,
+        vector: s.vector,
+        fusion: s.fusion,
+        rrfK: s.rrfK,
+        alpha: q.analysis.alpha,
+        withVectors: s.mmr,
+      },
+      q.tracer,
+    );
+    hits = await rerankStage(this.deps, q, hits);
+    if (s.mmr) hits = await mmrStage(this.deps, q, hits);
+    return hits.slice(0, q.k);
+  }
+}
+
+/**
+ * Overview questions: find the matching documents, then return their L1 section summaries in document order,
+ * or their L0 document summaries when there are more sections than `summaryMaxSections`.
+ */
+class SummaryFlow implements Flow {
+  readonly name = 'summary' as const;
+  constructor(private readonly deps: PipelineDeps) {}
+
+  async run(q: QueryRun): Promise<SearchHit[]> {
+    const s = this.deps.settings;
+    const store = this.deps.engine.store;
+    const levels: Level[] = [0, 1, 2];
+    const candidates = await gatherCandidates(
+      store,
+      this.deps.engine.embedder,
+      {
+        queries: [q.query],
+        vectorOnly: [],
+        keywordOnly: [],
+        lang: q.analysis.lang,
+        levels,
+        candidates: s.candidates,
+        keyword: s.keyword,
+        vector: s.vector,
+        fusion: s.fusion,
+        rrfK: s.rrfK,
+        alpha: q.analysis.alpha,
+        withVectors: false,
+      },
+      q.tracer,
+    );
+    const docScore = new Map<string, number>();
+    for (const h of candidates) docScore.set(h.passage.path, (docScore.get(h.passage.path) ?? 0) + h.score);
+    const docs = [...docScore.entries()].sort((a, b) => b[1] - a[1]).slice(0, s.summaryMaxDocuments);
+    return q.tracer.span(
+      'summaries',
+      async () => {
+        const sections = await Promise.all(docs.map(([path]) => store.getFilePassages(path, [1])));
+        const total = sections.reduce((n, l) => n + l.length, 0);
+        const useL0 = total > s.summaryMaxSections || total === 0;
+        const lists = useL0 ? await Promise.all(docs.map(([path]) => store.getFilePassages(path, [0]))) : sections;
+        if (useL0 && total > 0) q.tracer.note('summaries', `fell back to L0: ${total} sections > ${s.summaryMaxSections}`);
+        const hits: SearchHit[] = [];
+        docs.forEach(([, score], d) => lists[d].forEach((p, i) => hits.push({ passage: p, score: score - i * 1e-6 })));
+        return hits.slice(0, Math.max(q.k, useL0 ? docs.length : s.summaryMaxSections));
+      },
+      (hits) => ({ documents: docs.length, summaries: hits.length }),
+    );
+  }
+}
+
+/** LLM query expansion (multi-query and/or HyDE); skipped or failed → the model-free path with a trace note. */
+async function expandQuery(deps: PipelineDeps, q: QueryRun): Promise<{ variants: string[]; hyde?: string }> {
+  const s = deps.settings;
+  if (s.expansion === 'off') return { variants: [] };
+  const model = deps.chatModel;
+  if (!model) {
+    q.tracer.note('expansion', `skipped: no chat model (expansion=${s.expansion})`);
+    return { variants: [] };
+  }
+  const out: { variants: string[]; hyde?: string } = { variants: [] };
+  await q.tracer.span(
+    'expansion',
+    async () => {
+      const tasks: Promise<void>[] = [];
+      if (s.expansion === 'multi-query' || s.expansion === 'both') {
+        tasks.push(
+          multiQuery(model, q.query, q.analysis.lang, { n: s.expansionVariants, timeoutMs: s.llmTimeoutMs, signal: q.options.signal }).then(
+            (v) => {
+              out.variants = v;
+            },
+            (err) => fallback(q, 'expansion', 'multi-query', err),
+          ),
+        );
+      }
+      if (s.expansion === 'hyde' || s.expansion === 'both') {
+        tasks.push(
+          hypotheticalDocument(model, q.query, q.analysis.lang, { timeoutMs: s.llmTimeoutMs, signal: q.options.signal }).then(
+            (h) => {
+              out.hyde = h;
+            },
+            (err) => fallback(q, 'expansion', 'HyDE', err),
+          ),
+        );
+      }
+      await Promise.all(tasks);
+    },
+    () => ({ variants: out.variants.length, hyde: out.hyde ? 1 : 0 }),
+  );
+  return out;
+}
+
+async function rerankStage(deps: PipelineDeps, q: QueryRun, hits: SearchHit[]): Promise<SearchHit[]> {
+  const s = deps.settings;
+  if (!s.rerank || hits.length === 0) return hits;
+  const reranker = deps.reranker ?? (deps.chatModel ? new LlmReranker(deps.chatModel, { batchSize: s.rerankBatchSize, timeoutMs: s.llmTimeoutMs, maxPassageChars: 700 }) : undefined);
+  if (!reranker) {
+    q.tracer.note('rerank', 'skipped: no chat model');
+    return hits;
+  }
+  const head = hits.slice(0, s.rerankTopN);
+  try {
+    const reranked = await q.tracer.span(
+      'rerank',
+      () => reranker.rerank(q.query, head, q.options.signal),
+      (r) => ({ candidates: head.length, kept: r.filter((h) => h.score >= s.rerankThreshold).length }),
+    );
+    // The threshold is applied before the limit, never after.
+    return reranked.filter((h) => h.score >= s.rerankThreshold);
+  } catch (err) {
+    fallback(q, 'rerank', 'rerank', err);
+    return hits;
+  }
+}
+
+async function mmrStage(deps: PipelineDeps, q: QueryRun, hits: SearchHit[]): Promise<SearchHit[]> {
+  const s = deps.settings;
+  return q.tracer.span(
+    'mmr',
+    async () => {
+      const pool = hits.slice(0, Math.max(q.k * 3, 30));
+      const missing = pool.filter((h) => !h.vector).map((h) => h.passage.id);
+      if (missing.length) {
+        const vecs = await deps.engine.store.getVectors(missing);
+        for (const h of pool) h.vector ??= vecs.get(h.passage.id);
+      }
+      return [...mmr(pool, s.mmrLambda, pool.length), ...hits.slice(pool.length)];
+    },
+    (r) => ({ candidates: Math.min(r.length, Math.max(q.k * 3, 30)) }),
+  );
+}
+
+function fallback(q: QueryRun, span: string, stage: string, err: unknown): void {
+  const msg = `${stage} failed, continuing without it (${describeFailure(err)})`;
+  q.warnings.push(msg);
+  q.tracer.note(span, msg);
+}
