@@ -1,0 +1,92 @@
+// Bytes → string for the text formats: BOM first, then a declared charset, then UTF-8 with a fallback.
+import * as iconv from 'iconv-lite';
+
+export interface Decoded {
+  text: string;
+  /** Encoding actually used (iconv-lite name). */
+  encoding: string;
+  warnings: string[];
+}
+
+/** Encoding named by a byte order mark, if any. */
+export function sniffBom(bytes: Uint8Array): { encoding: string; skip: number } | null {
+  if (bytes.length >= 3 && bytes[0] === 0xef && bytes[1] === 0xbb && bytes[2] === 0xbf) return { encoding: 'utf8', skip: 3 };
+  if (bytes.length >= 2 && bytes[0] === 0xff && bytes[1] === 0xfe) return { encoding: 'utf16le', skip: 2 };
+  if (bytes.length >= 2 && bytes[0] === 0xfe && bytes[1] === 0xff) return { encoding: 'utf16be', skip: 2 };
+  return null;
+}
+
+/** True when the bytes are valid UTF-8. */
+export function isValidUtf8(bytes: Uint8Array): boolean {
+  try {
+    new TextDecoder('utf-8', { fatal: true }).decode(bytes);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/** Maps a declared charset label to an iconv-lite encoding, or null when unknown. */
+export function encodingForLabel(label: string): string | null {
+  const l = label.trim().toLowerCase();
+  if (l === 'unicode' || l === 'utf-16' || l === 'utf16') return 'utf16le';
+  if (l === 'x-user-defined') return 'windows-1252';
+  // The WHATWG encoding standard maps latin1/ascii labels to windows-1252.
+  if (l === 'iso-8859-1' || l === 'latin1' || l === 'us-ascii' || l === 'ascii') return 'windows-1252';
+  return iconv.encodingExists(l) ? l : null;
+}
+
+/** Guesses a single-byte legacy encoding for bytes that are not UTF-8 (Arabic, Cyrillic, Greek or Western). */
+export function guessLegacyEncoding(bytes: Uint8Array): string {
+  let high = 0;
+  let arabic = 0;
+  for (const b of bytes) {
+    if (b < 0x80) continue;
+    high++;
+    // windows-1256 puts Arabic letters at C1–DA, DC–DF, E1, E3–E6, EC–ED; windows-1251 Cyrillic uses C0–FF evenly.
+    if ((b >= 0xc1 && b <= 0xda) || (b >= 0xdc && b <= 0xdf) || b === 0xe1 || (b >= 0xe3 && b <= 0xe6) || b === 0xec || b === 0xed) arabic++;
+  }
+  if (high === 0) return 'windows-1252';
+  // Western text has few high bytes per word (umlauts); Arabic/Cyrillic text is mostly high bytes.
+  const letters = bytes.filter((b) => (b >= 0x41 && b <= 0x5a) || (b >= 0x61 && b <= 0x7a)).length;
+  if (high > letters) {
+    // Arabic letters avoid the byte values that windows-1251 Cyrillic uses evenly, so their share tells them apart.
+    return arabic / high > 0.8 ? 'windows-1256' : 'windows-1251';
+  }
+  return 'windows-1252';
+}
+
+/**
+ * Decodes text bytes: BOM wins; then the declared charset (if the bytes fit it); UTF-8 when valid; else a guessed
+ * legacy encoding with a warning.
+ */
+export function decodeText(bytes: Uint8Array, declared?: string | null): Decoded {
+  const warnings: string[] = [];
+  const bom = sniffBom(bytes);
+  if (bom) {
+    return { text: iconv.decode(Buffer.from(bytes.buffer, bytes.byteOffset + bom.skip, bytes.length - bom.skip), bom.encoding), encoding: bom.encoding, warnings };
+  }
+  const buf = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.length);
+  const utf8Ok = isValidUtf8(bytes);
+  if (declared) {
+    const enc = encodingForLabel(declared);
+    if (enc === null) {
+      warnings.push(`unknown charset "${declared}" declared; decoded by content`);
+    } else if (enc === 'utf8' || enc === 'utf-8') {
+      if (utf8Ok) return { text: buf.toString('utf8'), encoding: 'utf8', warnings };
+      const guess = guessLegacyEncoding(bytes);
+      warnings.push(`charset declared UTF-8 but the bytes are not valid UTF-8; decoded as ${guess}`);
+      return { text: iconv.decode(buf, guess), encoding: guess, warnings };
+    } else if (enc.startsWith('utf16') || enc.startsWith('utf-16')) {
+      // A UTF-16 declaration without BOM on an ASCII-compatible document is a known lie; trust the bytes.
+      if (utf8Ok) return { text: buf.toString('utf8'), encoding: 'utf8', warnings };
+      return { text: iconv.decode(buf, enc), encoding: enc, warnings };
+    } else {
+      return { text: iconv.decode(buf, enc), encoding: enc, warnings };
+    }
+  }
+  if (utf8Ok) return { text: buf.toString('utf8'), encoding: 'utf8', warnings };
+  const guess = guessLegacyEncoding(bytes);
+  warnings.push(`text is not valid UTF-8; decoded as ${guess}`);
+  return { text: iconv.decode(buf, guess), encoding: guess, warnings };
+}

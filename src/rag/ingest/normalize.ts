@@ -1,0 +1,37 @@
+// Unicode and whitespace normalisation shared by all loaders.
+
+/** Arabic presentation forms A/B (U+FB50–U+FDFF, U+FE70–U+FEFE): pdf.js emits them for shaped Arabic glyphs. */
+const PRESENTATION_FORMS = /[\uFB50-\uFDFF\uFE70-\uFEFE]/;
+
+/**
+ * NFC for ordinary text; NFKC when presentation forms appear (so shaped Arabic becomes searchable base letters).
+ * Also drops zero-width no-break spaces (BOMs inside text) and NUL characters.
+ */
+export function normalizeUnicode(text: string): string {
+  const cleaned = text.replace(/[\uFEFF\u0000]/g, '');
+  return PRESENTATION_FORMS.test(cleaned) ? cleaned.normalize('NFKC') : cleaned.normalize('NFC');
+}
+
+/** Collapses every run of whitespace (including NBSP) to one space and trims. */
+export function collapseWhitespace(text: string): string {
+  return text.replace(/[\s\u00A0\u2000-\u200B\u202F\u205F\u3000]+/g, ' ').trim();
+}
+
+/** normalizeUnicode + collapseWhitespace. */
+export function cleanInline(text: string): string {
+  return collapseWhitespace(normalizeUnicode(text));
+}
+
+/** A short verbatim excerpt (first words, at most `max` characters, cut at a word boundary). */
+export function quoteOf(text: string, max = 120): string {
+  const flat = collapseWhitespace(text);
+  if (flat.length <= max) return flat;
+  const cut = flat.slice(0, max);
+  const lastSpace = cut.lastIndexOf(' ');
+  return lastSpace > max / 2 ? cut.slice(0, lastSpace) : cut;
+}
+
+/** True when the text has at least one letter or digit. */
+export function hasWords(text: string): boolean {
+  return /[\p{L}\p{N}]/u.test(text);
+}

@@ -1,0 +1,180 @@
+// PDF loader on unpdf (pdf.js): text per page in reading order (two-column aware), hyphenation repaired, headings by
+// font size. Every block knows its 1-based physical page.
+import { getDocumentProxy, getResolvedPDFJS } from 'unpdf';
+import { LoadError, type Block, type ParsedDocument } from '../types';
+import { buildFragments, joinLines, orderFragments, type LineFragment, type PdfTextItem } from './pdfLayout';
+import { collapseWhitespace, hasWords, normalizeUnicode } from './normalize';
+
+interface RawTextItem {
+  str?: string;
+  transform?: number[];
+  width?: number;
+  height?: number;
+  hasEOL?: boolean;
+}
+
+interface PageLines {
+  page: number;
+  lines: LineFragment[];
+  columns: 1 | 2;
+  right: number;
+  left: number;
+}
+
+function toItem(raw: RawTextItem): PdfTextItem | null {
+  if (typeof raw.str !== 'string' || !raw.transform) return null;
+  const [a, b, c, d, e, f] = raw.transform;
+  const size = raw.height && raw.height > 0 ? raw.height : Math.hypot(c ?? 0, d ?? 0) || Math.hypot(a ?? 0, b ?? 0);
+  return { str: raw.str, x: e ?? 0, y: f ?? 0, width: raw.width ?? 0, size, hasEOL: raw.hasEOL === true };
+}
+
+function pdfError(err: unknown): LoadError {
+  const e = err as { name?: string; message?: string };
+  if (e?.name === 'PasswordException') return new LoadError('password-protected', 'skipped: password-protected');
+  const message = collapseWhitespace(e?.message ?? String(err));
+  return new LoadError('corrupt', `cannot read PDF: ${message}${/[.!]$/.test(message) ? '' : '.'} The file may be damaged; re-export or re-download it`);
+}
+
+/** Median font size weighted by characters: the body text size. */
+function bodySize(pages: PageLines[]): number {
+  const sizes: Array<[number, number]> = [];
+  for (const p of pages) for (const l of p.lines) sizes.push([Math.round(l.size * 10) / 10, l.text.length]);
+  sizes.sort((x, y) => x[0] - y[0]);
+  const total = sizes.reduce((s, [, n]) => s + n, 0);
+  let acc = 0;
+  for (const [size, n] of sizes) {
+    acc += n;
+    if (acc >= total / 2) return size;
+  }
+  return 10;
+}
+
+export async function parsePdf(bytes: Uint8Array): Promise<ParsedDocument> {
+  let doc: Awaited<ReturnType<typeof getDocumentProxy>>;
+  try {
+    // Copy: pdf.js may take ownership of the buffer.
+    doc = await getDocumentProxy(new Uint8Array(bytes), { verbosity: 0, stopAtErrors: false });
+  } catch (err) {
+    throw pdfError(err);
+  }
+  const warnings: string[] = [];
+  const metadata: Record<string, string> = { pages: String(doc.numPages) };
+  let title: string | undefined;
+  try {
+    const meta = await doc.getMetadata();
+    const info = meta.info as Record<string, unknown> | undefined;
+    if (info && typeof info.Title === 'string' && info.Title.trim()) title = normalizeUnicode(info.Title.trim());
+    if (info && typeof info.Author === 'string' && info.Author.trim()) metadata.author = info.Author.trim();
+  } catch {
+    // Metadata is optional.
+  }
+
+  const pages: PageLines[] = [];
+  let hasImages = false;
+  try {
+    for (let n = 1; n <= doc.numPages; n++) {
+      let items: PdfTextItem[] = [];
+      let left = 0;
+      let right = 612;
+      try {
+        const page = await doc.getPage(n);
+        const [x0, , x1] = page.view;
+        left = Math.min(x0, x1);
+        right = Math.max(x0, x1);
+        const content = await page.getTextContent();
+        items = (content.items as RawTextItem[]).map(toItem).filter((i): i is PdfTextItem => i !== null);
+        page.cleanup();
+      } catch (err) {
+        warnings.push(`page ${n} could not be read (${(err as Error).message}); skipped`);
+      }
+      const fragments = buildFragments(items.map((i) => ({ ...i, str: normalizeUnicode(i.str) })));
+      const { ordered, columns } = orderFragments(fragments, left, right);
+      pages.push({ page: n, lines: ordered, columns, left, right });
+    }
+    if (!pages.some((p) => p.lines.some((l) => hasWords(l.text)))) hasImages = await anyPageHasImages(doc);
+  } finally {
+    void doc.destroy();
+  }
+
+  const blocks = pagesToBlocks(pages);
+  const text = blocks.map((b) => b.text).join(' ');
+  if (!hasWords(text)) {
+    // Pages with images but no text are scans; a page with nothing on it is simply empty.
+    throw new LoadError('no-text', hasImages ? 'no extractable text (OCR needed)' : 'no extractable text');
+  }
+  const nonSpace = text.replace(/\s/g, '');
+  const letters = (nonSpace.match(/[\p{L}\p{N}]/gu) ?? []).length;
+  if (letters / nonSpace.length < 0.5) {
+    warnings.push('extracted text looks unreadable (a font without Unicode mapping?); search quality for this file will be poor');
+  }
+  const twoColumnPages = pages.filter((p) => p.columns === 2).length;
+  if (twoColumnPages > 0) metadata.twoColumnPages = String(twoColumnPages);
+  return { format: 'pdf', title: title ?? blocks.find((b) => b.kind === 'heading')?.text, blocks, metadata, warnings };
+}
+
+/** True when some page paints an image (a scan without a text layer). */
+async function anyPageHasImages(doc: Awaited<ReturnType<typeof getDocumentProxy>>): Promise<boolean> {
+  const { OPS } = await getResolvedPDFJS();
+  const imageOps = new Set<number>([OPS.paintImageXObject, OPS.paintInlineImageXObject, OPS.paintImageMaskXObject, OPS.paintImageXObjectRepeat]);
+  for (let n = 1; n <= doc.numPages; n++) {
+    try {
+      const page = await doc.getPage(n);
+      const ops = await page.getOperatorList();
+      if (ops.fnArray.some((fn) => imageOps.has(fn))) return true;
+    } catch {
+      // A page that cannot be read does not decide the question.
+    }
+  }
+  return false;
+}
+
+/** Groups ordered lines into paragraphs and headings per page. */
+function pagesToBlocks(pages: PageLines[]): Block[] {
+  const body = bodySize(pages);
+  // Heading sizes: clearly larger than the body text; larger size → higher level.
+  const headingSizes = new Set<number>();
+  for (const p of pages) for (const l of p.lines) if (isHeadingLine(l, body)) headingSizes.add(Math.round(l.size));
+  const levels = [...headingSizes].sort((a, b) => b - a);
+  const levelOf = (size: number): number => Math.min(6, levels.indexOf(Math.round(size)) + 1);
+
+  const blocks: Block[] = [];
+  for (const p of pages) {
+    const columnWidth = (p.right - p.left) / p.columns;
+    let para: { text: string; last: LineFragment; heading: boolean } | null = null;
+    const flush = (): void => {
+      if (para && hasWords(para.text)) {
+        const text = collapseWhitespace(para.text);
+        blocks.push(
+          para.heading
+            ? { kind: 'heading', level: levelOf(para.last.size), text, loc: { page: p.page } }
+            : { kind: 'paragraph', text, loc: { page: p.page } },
+        );
+      }
+      para = null;
+    };
+    for (const line of p.lines) {
+      const heading = isHeadingLine(line, body);
+      if (para) {
+        const prev: LineFragment = para.last;
+        const gap = prev.y - line.y;
+        const lineHeight = Math.max(prev.size, line.size);
+        const sameSize = Math.abs(prev.size - line.size) <= Math.max(prev.size, line.size) * 0.15;
+        const shortEnd = /[.:;!?]$/.test(prev.text) && prev.x1 - prev.x0 < columnWidth * 0.7;
+        const continues = heading === para.heading && sameSize && gap > 0 && gap < lineHeight * 1.75 && !shortEnd;
+        if (continues) {
+          para.text = joinLines(para.text, line.text);
+          para.last = line;
+          continue;
+        }
+        flush();
+      }
+      para = { text: line.text, last: line, heading };
+    }
+    flush();
+  }
+  return blocks;
+}
+
+function isHeadingLine(line: LineFragment, body: number): boolean {
+  return line.size >= body * 1.2 && line.text.length <= 150 && /\p{L}/u.test(line.text);
+}

@@ -1,0 +1,125 @@
+// Turns pdf.js text items of one page into reading-order lines: items → line fragments → (two-column aware) order.
+// Pure functions over plain numbers so they can be tested without pdf.js.
+
+export interface PdfTextItem {
+  str: string;
+  /** Left x, baseline y in PDF space (origin bottom-left). */
+  x: number;
+  y: number;
+  width: number;
+  /** Font size (vertical scale of the text matrix). */
+  size: number;
+  hasEOL: boolean;
+}
+
+/** A run of items on one baseline without a large horizontal gap. */
+export interface LineFragment {
+  text: string;
+  x0: number;
+  x1: number;
+  y: number;
+  size: number;
+}
+
+/** Groups items (in content-stream order) into line fragments. A gap wider than ~1.5 em starts a new fragment (column gutter, table cell). */
+export function buildFragments(items: PdfTextItem[]): LineFragment[] {
+  const out: LineFragment[] = [];
+  let cur: LineFragment | null = null;
+  for (const item of items) {
+    if (item.str.length > 0 && item.str.trim().length === 0 && cur && !item.hasEOL) {
+      // An explicit space item: extend the fragment if it sits on the same line.
+      if (Math.abs(item.y - cur.y) < cur.size * 0.5) {
+        if (!cur.text.endsWith(' ')) cur.text += ' ';
+        cur.x1 = Math.max(cur.x1, item.x + item.width);
+      }
+      continue;
+    }
+    if (item.str.length > 0) {
+      const size = item.size > 0 ? item.size : 1;
+      const sameLine =
+        cur !== null &&
+        Math.abs(item.y - cur.y) < Math.max(cur.size, size) * 0.5 &&
+        item.x >= cur.x1 - Math.max(cur.size, size) * 0.6 &&
+        item.x - cur.x1 < Math.max(cur.size, size) * 1.5;
+      if (cur && sameLine) {
+        const gap = item.x - cur.x1;
+        if (gap > size * 0.12 && !cur.text.endsWith(' ') && !item.str.startsWith(' ')) cur.text += ' ';
+        cur.text += item.str;
+        cur.x1 = Math.max(cur.x1, item.x + item.width);
+        cur.size = Math.max(cur.size, size);
+      } else {
+        if (cur) out.push(cur);
+        cur = { text: item.str, x0: item.x, x1: item.x + item.width, y: item.y, size };
+      }
+    }
+    if (item.hasEOL && cur) {
+      out.push(cur);
+      cur = null;
+    }
+  }
+  if (cur) out.push(cur);
+  return out.map((f) => ({ ...f, text: f.text.replace(/\s+/g, ' ').trim() })).filter((f) => f.text.length > 0);
+}
+
+/**
+ * Reading order of one page. On a two-column page (enough text entirely left and entirely right of the middle),
+ * the page is cut into bands at full-width lines; inside a band the left column is read top to bottom, then the right.
+ * Single-column pages keep the content-stream order, which is what the producer intended.
+ */
+export function orderFragments(fragments: LineFragment[], pageLeft: number, pageRight: number): { ordered: LineFragment[]; columns: 1 | 2 } {
+  const width = pageRight - pageLeft;
+  const mid = pageLeft + width / 2;
+  const slack = width * 0.02;
+  const side = (f: LineFragment): 'L' | 'R' | 'S' => (f.x1 <= mid + slack ? 'L' : f.x0 >= mid - slack ? 'R' : 'S');
+  let left = 0;
+  let right = 0;
+  let total = 0;
+  let leftCount = 0;
+  let rightCount = 0;
+  for (const f of fragments) {
+    const n = f.text.length;
+    total += n;
+    const s = side(f);
+    if (s === 'L') {
+      left += n;
+      leftCount++;
+    } else if (s === 'R') {
+      right += n;
+      rightCount++;
+    }
+  }
+  const twoColumns = total > 0 && left / total >= 0.2 && right / total >= 0.2 && leftCount >= 5 && rightCount >= 5;
+  if (!twoColumns) return { ordered: fragments, columns: 1 };
+  const byTop = [...fragments].sort((a, b) => b.y - a.y || a.x0 - b.x0);
+  const ordered: LineFragment[] = [];
+  let band: LineFragment[] = [];
+  const flush = (): void => {
+    ordered.push(...band.filter((f) => side(f) === 'L'), ...band.filter((f) => side(f) === 'R'));
+    band = [];
+  };
+  for (const f of byTop) {
+    if (side(f) === 'S') {
+      flush();
+      ordered.push(f);
+    } else {
+      band.push(f);
+    }
+  }
+  flush();
+  return { ordered, columns: 2 };
+}
+
+/**
+ * Joins two lines of running text. A word broken at the line end ("Zeit-" + "raum") is rejoined without the hyphen;
+ * a hyphen before a capitalised word ("Arbeitszeit-" + "Gesetz") or a digit is a real one and stays, without a space.
+ */
+export function joinLines(previous: string, next: string): string {
+  if (previous.length === 0) return next;
+  if (previous.endsWith('\u00AD')) return previous.slice(0, -1) + next;
+  const m = /(\p{L})[-\u2010]$/u.exec(previous);
+  if (m) {
+    if (/^\p{Ll}/u.test(next)) return previous.slice(0, -1) + next;
+    if (/^[\p{Lu}\p{N}]/u.test(next)) return previous + next;
+  }
+  return `${previous} ${next}`;
+}

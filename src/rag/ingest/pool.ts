@@ -1,0 +1,211 @@
+// ParserPool: every parse runs in a worker thread with a hard deadline. A worker that passes its deadline (for example
+// pdf.js spinning for minutes on a broken file: a timer on the same thread would never fire) is terminated and replaced.
+import { stat } from 'fs/promises';
+import * as path from 'path';
+import { Worker } from 'worker_threads';
+import { LoadError, type ParsedDocument } from '../types';
+import { formatOf } from './formats';
+import type { ParseReply, ParseRequest } from './workerProtocol';
+
+export interface ParseOptions {
+  /** Per-file deadline; the worker is killed when it passes. */
+  timeoutMs: number;
+  /** Files larger than this are refused with a 'too-large' LoadError. */
+  maxFileSizeMB: number;
+  signal?: AbortSignal;
+}
+
+export interface ParserPoolOptions {
+  /** Path of the worker script; by default found next to this module (source under tsx, or dist/parseWorker.js). */
+  workerPath?: string;
+  /** V8 old-generation heap limit per worker (MB); a worker that exceeds it dies and the file is reported. */
+  maxMemoryMb?: number;
+}
+
+interface Job {
+  request: ParseRequest;
+  options: ParseOptions;
+  resolve: (doc: ParsedDocument) => void;
+  reject: (err: Error) => void;
+  onAbort?: () => void;
+}
+
+interface Slot {
+  worker: Worker;
+  job: Job | null;
+  timer: NodeJS.Timeout | null;
+}
+
+/** Where the worker entry lives: the .ts source when this module runs from source (tsx), else dist/parseWorker.js. */
+export function defaultWorkerPath(): string {
+  if (process.env.DOCS_RAG_PARSE_WORKER) return process.env.DOCS_RAG_PARSE_WORKER;
+  if (__filename.endsWith('.ts')) return path.join(__dirname, 'parseWorker.ts');
+  // Bundled: __dirname is the folder of dist/cli.js or dist/extension.js.
+  return path.join(__dirname, 'parseWorker.js');
+}
+
+function abortError(signal: AbortSignal): Error {
+  const reason: unknown = signal.reason;
+  if (reason instanceof Error) return reason;
+  const err = new Error('parsing was cancelled');
+  err.name = 'AbortError';
+  return err;
+}
+
+function seconds(ms: number): string {
+  return `${Math.round((ms / 1000) * 10) / 10} s`;
+}
+
+export class ParserPool {
+  private readonly slots: Slot[] = [];
+  private readonly queue: Job[] = [];
+  private readonly workerPath: string;
+  private readonly maxMemoryMb: number;
+  private nextId = 1;
+  private closed = false;
+
+  constructor(
+    private readonly size: number,
+    options: ParserPoolOptions = {},
+  ) {
+    if (!Number.isInteger(size) || size < 1) throw new Error(`ParserPool size must be a positive integer, got ${size}`);
+    this.workerPath = options.workerPath ?? defaultWorkerPath();
+    this.maxMemoryMb = options.maxMemoryMb ?? 1536;
+  }
+
+  /** Resolves with the document or rejects with a LoadError (kind + human reason); never hangs past timeoutMs. */
+  async parse(absPath: string, options: ParseOptions): Promise<ParsedDocument> {
+    if (this.closed) throw new Error('ParserPool is closed');
+    if (options.signal?.aborted) throw abortError(options.signal);
+    const format = formatOf(absPath);
+    if (!format) throw new LoadError('unsupported', `unsupported file type "${path.extname(absPath) || '(none)'}"; supported: md, txt, html, pdf, docx, pptx, xlsx`);
+    let size: number;
+    try {
+      const st = await stat(absPath);
+      if (!st.isFile()) throw new LoadError('unsupported', 'not a regular file; skipped');
+      size = st.size;
+    } catch (err) {
+      if (err instanceof LoadError) throw err;
+      throw new LoadError('corrupt', `cannot read the file (${(err as NodeJS.ErrnoException).code ?? String(err)}); check that it exists and is readable`);
+    }
+    const limit = options.maxFileSizeMB * 1024 * 1024;
+    if (size > limit) {
+      const mb = (size / 1024 / 1024).toFixed(1);
+      throw new LoadError('too-large', `file is ${mb} MB, larger than the limit of ${options.maxFileSizeMB} MB; skipped (raise maxFileSizeMB to index it)`);
+    }
+    return new Promise<ParsedDocument>((resolve, reject) => {
+      const job: Job = { request: { id: this.nextId++, absPath, format }, options, resolve, reject };
+      if (options.signal) {
+        const signal = options.signal;
+        job.onAbort = () => this.abort(job, abortError(signal));
+        signal.addEventListener('abort', job.onAbort, { once: true });
+      }
+      this.queue.push(job);
+      this.pump();
+    });
+  }
+
+  /** Terminates all workers; queued parses reject. */
+  async close(): Promise<void> {
+    this.closed = true;
+    for (const job of this.queue.splice(0)) this.finish(job, new Error('ParserPool closed before the file was parsed'));
+    const workers = this.slots.splice(0).map((s) => {
+      if (s.timer) clearTimeout(s.timer);
+      if (s.job) this.finish(s.job, new Error('ParserPool closed while parsing'));
+      return s.worker.terminate();
+    });
+    await Promise.allSettled(workers);
+  }
+
+  private pump(): void {
+    while (this.queue.length > 0) {
+      let slot = this.slots.find((s) => s.job === null);
+      if (!slot && this.slots.length < this.size) slot = this.spawn();
+      if (!slot) return;
+      this.start(slot, this.queue.shift()!);
+    }
+  }
+
+  private spawn(): Slot {
+    const resourceLimits = { maxOldGenerationSizeMb: this.maxMemoryMb };
+    const worker = this.workerPath.endsWith('.ts')
+      ? // Running from source: register tsx inside the worker, then load the TypeScript entry.
+        new Worker(`require(${JSON.stringify(require.resolve('tsx/cjs'))}); require(${JSON.stringify(this.workerPath)});`, {
+          eval: true,
+          resourceLimits,
+        })
+      : new Worker(this.workerPath, { resourceLimits });
+    const slot: Slot = { worker, job: null, timer: null };
+    worker.unref();
+    worker.on('message', (reply: ParseReply) => this.onReply(slot, reply));
+    worker.on('error', (err: Error & { code?: string }) => {
+      const job = slot.job;
+      if (!job) return;
+      const message =
+        err.code === 'ERR_WORKER_OUT_OF_MEMORY'
+          ? `parser ran out of memory (limit ${this.maxMemoryMb} MB); skipped`
+          : `parser crashed: ${err.message}`;
+      this.retire(slot, new LoadError('corrupt', message));
+    });
+    worker.on('exit', (code) => {
+      if (this.slots.includes(slot)) {
+        const fallback = new LoadError('corrupt', `parser worker exited unexpectedly (code ${code}); skipped`);
+        this.retire(slot, slot.job ? fallback : null);
+      }
+    });
+    this.slots.push(slot);
+    return slot;
+  }
+
+  private start(slot: Slot, job: Job): void {
+    slot.job = job;
+    slot.worker.ref();
+    const { timeoutMs } = job.options;
+    slot.timer = setTimeout(() => {
+      this.retire(slot, new LoadError('timeout', `parsing took longer than ${seconds(timeoutMs)}; skipped`));
+    }, timeoutMs);
+    slot.worker.postMessage(job.request);
+  }
+
+  private onReply(slot: Slot, reply: ParseReply): void {
+    const job = slot.job;
+    if (!job || job.request.id !== reply.id) return;
+    if (slot.timer) clearTimeout(slot.timer);
+    slot.timer = null;
+    slot.job = null;
+    slot.worker.unref();
+    if (reply.ok) this.finish(job, null, reply.doc);
+    else this.finish(job, reply.kind ? new LoadError(reply.kind, reply.message) : new LoadError('corrupt', `cannot parse: ${reply.message}`));
+    this.pump();
+  }
+
+  /** Kills a worker (deadline, crash or abort), settles its job and lets a fresh worker take the queue. */
+  private retire(slot: Slot, err: Error | null): void {
+    const index = this.slots.indexOf(slot);
+    if (index >= 0) this.slots.splice(index, 1);
+    if (slot.timer) clearTimeout(slot.timer);
+    slot.timer = null;
+    const job = slot.job;
+    slot.job = null;
+    void slot.worker.terminate();
+    if (job && err) this.finish(job, err);
+    if (!this.closed) this.pump();
+  }
+
+  private abort(job: Job, err: Error): void {
+    const queued = this.queue.indexOf(job);
+    if (queued >= 0) {
+      this.queue.splice(queued, 1);
+      this.finish(job, err);
+      return;
+    }
+    const slot = this.slots.find((s) => s.job === job);
+    if (slot) this.retire(slot, err);
+  }
+
+  private finish(job: Job, err: Error | null, doc?: ParsedDocument): void {
+    if (job.onAbort) job.options.signal?.removeEventListener('abort', job.onAbort);
+    if (err) job.reject(err);
+    else job.resolve(doc!);
+  }
+}
