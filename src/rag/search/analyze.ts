@@ -43,6 +43,12 @@ export function queryLanguage(query: string, detect?: (text: string) => Lang): L
   return words.length ? (/(ung|keit|heit|schaft|lich|gesetz)\b/.test(query.toLowerCase()) ? 'de' : 'en') : 'other';
 }
 
+/** A case-insensitive regex whose \\b means a Unicode word boundary (so "überblick" and "für" match). */
+function uw(source: string): RegExp {
+  const B = '(?:(?<![\\p{L}\\p{N}_])(?=[\\p{L}\\p{N}_])|(?<=[\\p{L}\\p{N}_])(?![\\p{L}\\p{N}_]))';
+  return new RegExp(source.replace(/\\b/g, B), 'iu');
+}
+
 interface TypeRule {
   type: QueryType;
   re: RegExp;
@@ -52,28 +58,28 @@ interface TypeRule {
 const TYPE_RULES: TypeRule[] = [
   {
     type: 'comparative',
-    re: /\b(unterschied\w*|unterscheid\w*|vergleich\w*|versus|vs\.?|im gegensatz|anders als|difference\w*|differ\w*|compare\w*|comparison|distinguish\w*|instead of|rather than|better)\b|\b(?:unterschied|difference) zwischen\b/i,
+    re: uw(String.raw`\b(unterschied\w*|unterscheid\w*|vergleich\w*|versus|vs\.?|im gegensatz|anders als|difference\w*|differ\w*|compare\w*|comparison|distinguish\w*|instead of|rather than|better)\b|\b(?:unterschied|difference) zwischen\b`),
   },
   {
     type: 'aggregative',
-    re: /\b(welche \w+ (gibt es|alle)|alle\w*|liste\w*|auflist\w*|aufzähl\w*|übersicht|überblick|zusammenfass\w*|which \w+ (are there|exist)|list( all| of)?|all (the )?|every|overview|summar\w*|what (kinds|types|options|settings|fields|keys) )\b/i,
+    re: uw(String.raw`\b(welche \w+ (gibt es|alle)|alle\w*|liste\w*|auflist\w*|aufzähl\w*|übersicht|überblick|zusammenfass\w*|which \w+ (are there|exist)|list( all| of)?|all (the )?|every|overview|summar\w*|what (kinds|types|options|settings|fields|keys) )\b`),
   },
   {
     type: 'procedural',
-    re: /\b(wie (kann|muss|beantrage|melde|gehe|stelle|erhalte|bekomme|mache|richte)\w*|was muss ich tun|schritt\w*|vorgehen|antrag\w*|beantrag\w*|how (do|can|should|to|would)|steps?|set ?up|configure|install\w*|procedure)\b/i,
+    re: uw(String.raw`\b(wie (kann|muss|beantrage|melde|gehe|stelle|erhalte|bekomme|mache|richte)\w*|was muss ich tun|schritt\w*|vorgehen|antrag\w*|beantrag\w*|how (do|can|should|to|would)|steps?|set ?up|configure|install\w*|procedure)\b`),
   },
   {
     type: 'relational',
-    re: /\b(ausnahme\w*|gilt .* auch|verhältnis|vorrang|abweich\w*|bezug|verweis\w*|hängt .* ab|abhängig|zusammenhang|exception\w*|override\w*|precedence|relat\w*|depend\w*|interact\w*|affect\w*|conflict\w*|apply to|applies to|take[s]? priority)\b/i,
+    re: uw(String.raw`\b(ausnahme\w*|gilt .* auch|verhältnis|vorrang|abweich\w*|bezug|verweis\w*|hängt .* ab|abhängig|zusammenhang|exception\w*|override\w*|precedence|relat\w*|depend\w*|interact\w*|affect\w*|conflict\w*|apply to|applies to|take[s]? priority)\b`),
   },
   {
     type: 'temporal',
-    re: /\b(wann|frist\w*|bis wann|wie lange|seit wann|dauer|zeitraum|innerhalb|when|deadline|how long|until|since|expire\w*|timeout)\b/i,
+    re: uw(String.raw`\b(wann|frist\w*|bis wann|wie lange|seit wann|dauer|zeitraum|innerhalb|when|deadline|how long|until|since|expire\w*|timeout)\b`),
   },
 ];
 
-const OVERVIEW_RE = /\b(überblick|übersicht|zusammenfassung|fasse .* zusammen|worum geht es|overview|summari[sz]e|summary of|what is .* about|what does .* cover)\b/i;
-const MULTI_HOP_RE = /\b(und (gleichzeitig|zugleich|außerdem)|sowohl|beide\w*|in kombination|both|as well as|together with|in combination|and also)\b/i;
+const OVERVIEW_RE = uw(String.raw`\b(überblick|übersicht|zusammenfassung|fasse .* zusammen|worum geht es|overview|summari[sz]e|summary of|what is .* about|what does .* cover)\b`);
+const MULTI_HOP_RE = uw(String.raw`\b(und (gleichzeitig|zugleich|außerdem)|sowohl|beide\w*|in kombination|both|as well as|together with|in combination|and also)\b`);
 
 /** § references ("§ 7 BUrlG", "§ 3 Abs. 2"), law abbreviations, setting names, env vars, flags and numbers. */
 export function extractExactTokens(query: string): string[] {

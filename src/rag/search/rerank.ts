@@ -74,6 +74,8 @@ export function parseScores(text: string, n: number): number[] {
     }
     return byIndex;
   };
+  const complete = (sc: (number | undefined)[] | undefined): sc is number[] =>
+    !!sc && sc.length >= n && sc.slice(0, n).every((x) => x !== undefined && Number.isFinite(x));
   const json = extractJson(text);
   let scores: (number | undefined)[] | undefined;
   if (Array.isArray(json)) scores = fromList(json);
@@ -89,8 +91,8 @@ export function parseScores(text: string, n: number): number[] {
       }
     }
   }
-  if (!scores) {
-    const lines = [...text.matchAll(/^\s*\[?(\d+)\]?\s*[:=)-]\s*(\d+(?:\.\d+)?)\s*$/gm)];
+  if (!complete(scores)) {
+    const lines = [...text.matchAll(/^\s*\[?(\d+)\]?\s*[:=)-]?\s*(\d+(?:\.\d+)?)\s*$/gm)];
     if (lines.length) {
       scores = new Array(n).fill(undefined);
       for (const m of lines) {
@@ -99,7 +101,7 @@ export function parseScores(text: string, n: number): number[] {
       }
     }
   }
-  if (!scores || scores.length < n || scores.slice(0, n).some((s) => s === undefined || !Number.isFinite(s))) {
+  if (!complete(scores)) {
     throw new ModelError('bad-output', `The reranker did not return ${n} numeric scores.`);
   }
   return scores.slice(0, n).map((s) => Math.min(10, Math.max(0, s as number)));
