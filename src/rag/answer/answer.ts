@@ -36,6 +36,8 @@ export interface AnswerOptions {
   signal?: AbortSignal;
   /** Streamed answer text (already redacted, held back to sentence boundaries). */
   onToken?: (text: string) => void;
+  /** Progress for a status line: "Searching…", "Generating…", "Checking citations…". */
+  onStage?: (stage: string) => void;
 }
 
 const REFUSAL_RE =
@@ -75,6 +77,7 @@ export async function answerQuestion(question: string, opts: AnswerOptions): Pro
   trace.push(span('answer.guard', t0, { chars: q.length, injectionPatterns: injection.length }, injection.map((p) => `injection-suspected:${p}`)));
 
   const t1 = performance.now();
+  opts.onStage?.('Searching…');
   const retrieval = await opts.retriever.retrieve(q, { k: opts.k ?? 8, signal: opts.signal });
   trace.push(...retrieval.trace);
   const lang: Lang = retrieval.analysis.lang;
@@ -133,6 +136,7 @@ export async function answerQuestion(question: string, opts: AnswerOptions): Pro
   let sources: NumberedSource[];
   let mode: AnswerMode;
   const t2 = performance.now();
+  opts.onStage?.(wanted === 'agentic' && opts.tools ? 'Searching with the model…' : 'Generating…');
   try {
     if (wanted === 'agentic' && opts.tools) {
       const initial = pickPassages(hits, 3);
@@ -196,6 +200,7 @@ async function finish(
   opts: AnswerOptions,
 ): Promise<AnswerResult> {
   const t = performance.now();
+  opts.onStage?.('Checking citations…');
   const { flags, notes, lang } = base;
   const stripped = stripUnknownCitations(raw.trim(), new Set(sources.map((s) => s.n)));
   const redacted = redactSecrets(stripped.text);

@@ -56,11 +56,20 @@ export function bestExcerpt(text: string, question: string, lang: Lang, maxChars
   });
   const chosen = new Set<number>();
   let used = 0;
-  for (const c of [...scored].sort((a, b) => b.score - a.score || a.i - b.i)) {
-    if (used + c.s.length > maxChars && chosen.size > 0) continue;
-    chosen.add(c.i);
-    used += c.s.length + 1;
-    if (used >= maxChars) break;
+  const take = (i: number): boolean => {
+    if (chosen.has(i) || i < 0 || i >= sentences.length) return false;
+    if (used + sentences[i].length > maxChars && chosen.size > 0) return false;
+    chosen.add(i);
+    used += sentences[i].length + 1;
+    return true;
+  };
+  // Matching sentences first (best first), then their neighbours for context; no match at all: the beginning.
+  const matching = scored.filter((c) => c.score > 0).sort((a, b) => b.score - a.score || a.i - b.i);
+  for (const c of matching) take(c.i);
+  if (chosen.size === 0) take(0);
+  for (let grew = true; grew && used < maxChars; ) {
+    grew = false;
+    for (const i of [...chosen].sort((a, b) => a - b)) grew = take(i + 1) || take(i - 1) || grew;
   }
   const parts: string[] = [];
   let last = -1;
