@@ -1,0 +1,71 @@
+// Source locations of passages: a passage's location is the union of its pieces' locations, so the range
+// always holds the passage's text (line ranges for text formats, pages for PDF, offsets + quote for Office files).
+import type { Block, DocFormat, SourceLocation } from '../types';
+
+/** Formats cited by character offsets and a verbatim quote. */
+const QUOTED_FORMATS: ReadonlySet<DocFormat> = new Set<DocFormat>(['docx', 'pptx', 'xlsx']);
+
+export const MAX_QUOTE_CHARS = 200;
+
+function countNewlines(text: string, end: number): number {
+  let n = 0;
+  for (let i = 0; i < end; i++) if (text.charCodeAt(i) === 10) n++;
+  return n;
+}
+
+/**
+ * Location of the part [start, end) of a block's text. Lines and offsets are narrowed only when the block's text
+ * provably maps onto its range (one text line per source line, or text length = offset span); otherwise the part
+ * keeps the whole block's range, which still holds it.
+ */
+export function sliceLocation(block: Block, start: number, end: number): SourceLocation {
+  const loc: SourceLocation = { ...block.loc };
+  delete loc.quote;
+  if (start <= 0 && end >= block.text.length) return loc;
+  const { startLine, endLine, startOffset, endOffset } = block.loc;
+  if (startLine !== undefined && endLine !== undefined) {
+    const lineCount = countNewlines(block.text, block.text.length) + 1;
+    if (lineCount === endLine - startLine + 1) {
+      loc.startLine = startLine + countNewlines(block.text, start);
+      loc.endLine = startLine + countNewlines(block.text, Math.max(start, end - 1));
+    }
+  }
+  if (startOffset !== undefined && endOffset !== undefined && endOffset - startOffset === block.text.length) {
+    loc.startOffset = startOffset + start;
+    loc.endOffset = startOffset + end;
+  }
+  return loc;
+}
+
+/** Union of locations (min start, max end); pageEnd only when the passage spans pages. */
+export function unionLocations(locs: SourceLocation[]): SourceLocation {
+  const out: SourceLocation = {};
+  const min = (a: number | undefined, b: number | undefined) => (a === undefined ? b : b === undefined ? a : Math.min(a, b));
+  const max = (a: number | undefined, b: number | undefined) => (a === undefined ? b : b === undefined ? a : Math.max(a, b));
+  let lastPage: number | undefined;
+  for (const l of locs) {
+    out.startLine = min(out.startLine, l.startLine);
+    out.endLine = max(out.endLine, l.endLine ?? l.startLine);
+    out.page = min(out.page, l.page);
+    lastPage = max(lastPage, l.pageEnd ?? l.page);
+    out.startOffset = min(out.startOffset, l.startOffset);
+    out.endOffset = max(out.endOffset, l.endOffset);
+  }
+  if (out.page !== undefined && lastPage !== undefined && lastPage > out.page) out.pageEnd = lastPage;
+  for (const k of Object.keys(out) as (keyof SourceLocation)[]) if (out[k] === undefined) delete out[k];
+  return out;
+}
+
+/** A short verbatim excerpt (whitespace collapsed, cut at a word boundary). */
+export function quoteOf(text: string, max = MAX_QUOTE_CHARS): string {
+  const flat = text.replace(/\s+/g, ' ').trim();
+  if (flat.length <= max) return flat;
+  const cut = flat.slice(0, max);
+  const lastSpace = cut.lastIndexOf(' ');
+  return lastSpace > max / 2 ? cut.slice(0, lastSpace) : cut;
+}
+
+/** Whether passages of this format (or with these block locations) carry a quote. */
+export function needsQuote(format: DocFormat, locs: SourceLocation[]): boolean {
+  return QUOTED_FORMATS.has(format) || locs.some((l) => l.quote !== undefined || (l.startOffset !== undefined && l.startLine === undefined));
+}
