@@ -1,0 +1,170 @@
+// @ts-check
+// Deterministic replies of the test language model. Pure functions, no `vscode` import, so the
+// same logic is unit-tested with mocha (test/unit/vscodeTestLmReply.test.ts) and used by extension.js.
+'use strict';
+
+/**
+ * Numbered sources found in a prompt. Understands
+ *   <source n="3" path="a.md">text</source>   (also id="3" / index="3", any extra attributes)
+ * and, when there is no <source> tag, numbered blocks such as
+ *   [3] a.md:10-12
+ *   text ...
+ * @param {string} prompt
+ * @returns {{n: number, text: string}[]}
+ */
+function parseSources(prompt) {
+  /** @type {{n: number, text: string}[]} */
+  const out = [];
+  const tag = /<source\b([^>]*)>([\s\S]*?)<\/source>/gi;
+  let m;
+  while ((m = tag.exec(prompt)) !== null) {
+    const attr = /\b(?:n|id|index|ref)\s*=\s*["']?\[?(\d+)/i.exec(m[1]);
+    if (!attr) continue;
+    out.push({ n: Number(attr[1]), text: m[2] });
+  }
+  if (out.length > 0) return out;
+  // Fallback: "[k] ..." at the start of a line, block runs until the next "[k]" line.
+  const lines = prompt.split('\n');
+  /** @type {{n: number, text: string} | undefined} */
+  let cur;
+  for (const line of lines) {
+    const head = /^\s*\[(\d+)\]\s?(.*)$/.exec(line);
+    if (head) {
+      if (cur) out.push(cur);
+      cur = { n: Number(head[1]), text: head[2] + '\n' };
+    } else if (cur) {
+      cur.text += line + '\n';
+    }
+  }
+  if (cur) out.push(cur);
+  return out;
+}
+
+/**
+ * First sentence of a source text (header lines like "path: a.md" or "# Title" skipped), at most 240 chars.
+ * @param {string} text
+ */
+function firstSentence(text) {
+  const lines = text
+    .split('\n')
+    .map((l) => l.trim())
+    .filter((l) => l.length > 0)
+    .filter((l) => !/^(path|file|title|heading|headings|location|lines|page|range)\s*:/i.test(l))
+    .map((l) => l.replace(/^#+\s*/, ''));
+  const body = lines.join(' ').replace(/\s+/g, ' ').trim();
+  if (!body) return '';
+  const end = /[.!?](?=\s|$)/.exec(body);
+  let sentence = end ? body.slice(0, end.index + 1) : body;
+  if (sentence.length > 240) sentence = sentence.slice(0, 240).replace(/\s+\S*$/, '') + '…';
+  return sentence;
+}
+
+/**
+ * Whether the request asks for JSON: a model option (json: true, format: 'json', response_format...) or the
+ * word "JSON" in the instructions — text inside <source> blocks does not count (documents may mention JSON).
+ * @param {string} prompt
+ * @param {Record<string, unknown> | undefined} modelOptions
+ */
+function wantsJson(prompt, modelOptions) {
+  if (modelOptions) {
+    if (modelOptions.json === true) return true;
+    if (typeof modelOptions.format === 'string' && modelOptions.format.toLowerCase() === 'json') return true;
+    if (modelOptions.response_format || modelOptions.responseFormat) return true;
+  }
+  const instructions = prompt.replace(/<source\b[^>]*>[\s\S]*?<\/source>/gi, ' ');
+  return /\bJSON\b/.test(instructions);
+}
+
+/**
+ * A deterministic JSON reply. Uses the override when set. Otherwise it answers in the shapes our prompts ask for:
+ *   {"queries": [...]}            query expansion: one variant = the question's words in reverse order (same terms,
+ *                                 different string, so it is not dropped as a duplicate of the original);
+ *   {"scores": [10, 9, ...]}      reranking of numbered passages: keeps the given order;
+ *   {"grounded": 1, "unsupported": []}  groundedness checks;
+ *   {"answer": ..., "citations": [...]} when <source> elements are present.
+ * @param {string} prompt
+ * @param {string} lastUser
+ * @param {unknown} override
+ */
+function jsonReply(prompt, lastUser, override) {
+  if (override !== undefined && override !== null) {
+    return typeof override === 'string' ? override : JSON.stringify(override);
+  }
+  const sources = parseSources(prompt);
+  /** @type {Record<string, unknown>} */
+  const obj = {};
+  if (/\bquer(y|ies)\b/i.test(prompt) && sources.length === 0) obj.queries = [reversedWords(questionOf(lastUser))];
+  if (sources.length > 0) obj.scores = sources.map((_s, i) => Math.max(0, 10 - i));
+  if (/\bgrounded\b/i.test(prompt)) {
+    obj.grounded = 1;
+    obj.unsupported = [];
+  }
+  if (/<source\b/i.test(prompt) && sources.length > 0) {
+    obj.answer = answerFromSources(sources);
+    obj.citations = sources.map((s) => s.n);
+  }
+  return JSON.stringify(obj);
+}
+
+/** @param {string} q */
+function reversedWords(q) {
+  const words = q.replace(/[?!.]+$/, '').split(/\s+/).filter(Boolean);
+  if (words.length <= 1) return `${words[0] ?? ''} ${words[0] ?? ''}`.trim();
+  return words.reverse().join(' ');
+}
+
+/**
+ * The question in a user message: the text after "Question:" / "Frage:" if present, else the last line.
+ * @param {string} text
+ */
+function questionOf(text) {
+  const q = /(?:question|frage|query)\s*:\s*(.+)/i.exec(text);
+  if (q) return q[1].trim();
+  const lines = text.split('\n').map((l) => l.trim()).filter(Boolean);
+  return lines.length ? lines[lines.length - 1] : '';
+}
+
+/**
+ * One line per source: its first sentence followed by " [n]".
+ * @param {{n: number, text: string}[]} sources
+ */
+function answerFromSources(sources) {
+  return sources
+    .map((s) => {
+      const sentence = firstSentence(s.text);
+      return sentence ? `${sentence} [${s.n}]` : '';
+    })
+    .filter(Boolean)
+    .join('\n');
+}
+
+/**
+ * The full reply for a request.
+ * @param {{role: string, text: string}[]} messages
+ * @param {{modelOptions?: Record<string, unknown>, jsonOverride?: unknown}} [options]
+ * @returns {string}
+ */
+function replyFor(messages, options = {}) {
+  const prompt = messages.map((m) => m.text).join('\n');
+  const users = messages.filter((m) => m.role === 'user');
+  const lastUser = users.length ? users[users.length - 1].text : prompt;
+  if (wantsJson(prompt, options.modelOptions)) return jsonReply(prompt, lastUser, options.jsonOverride);
+  const sources = parseSources(prompt);
+  if (sources.length > 0) {
+    const answer = answerFromSources(sources);
+    if (answer) return answer;
+  }
+  return `Test model reply: ${firstSentence(lastUser) || '(empty prompt)'}`;
+}
+
+/**
+ * Splits a reply into stream parts (words with their trailing space), so callers see several chunks.
+ * @param {string} text
+ * @returns {string[]}
+ */
+function streamParts(text) {
+  const parts = text.match(/\S+\s*|\s+/g);
+  return parts ?? [text];
+}
+
+module.exports = { parseSources, firstSentence, wantsJson, jsonReply, replyFor, streamParts, answerFromSources, questionOf };

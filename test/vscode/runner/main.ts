@@ -1,0 +1,199 @@
+// Runs the extension tests in a real VS Code (the server inside code-server, driven by headless Chromium).
+//   node --import tsx test/vscode/runner/main.ts [--stage dev|package|all] [--skip-build] [--vsix <file>]
+// Stage "dev": the extension from this repo (extensionDevelopmentPath) with D2's suites
+//   (out/vscode-tests/suite/index.js; the smoke suite when D2's entry does not exist yet).
+// Stage "package": builds the platform VSIX (npm run package), installs it into a clean extensions dir and runs
+//   the smoke suite against the INSTALLED extension (no extensionDevelopmentPath).
+// Both stages install the deterministic test language model (test/vscode/lm-extension) as a VSIX.
+// Prints `vscode: N passed, N failed` (and `vscode-package: ...`), exits non-zero on any failure.
+import { spawnSync } from 'node:child_process';
+import { promises as fs, existsSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { drive } from './driver';
+import { hostPaths, installVsix, startServer, type HostPaths } from './host';
+import { REQUESTS_DIR, SUMMARY_FILE, type SuiteSummary } from './protocol';
+
+const repo = path.resolve(__dirname, '../../..');
+const outDir = path.join(repo, 'out/vscode-tests');
+const lmVsix = path.join(outDir, 'docs-rag-test-lm.vsix');
+
+interface Args {
+  stages: ('dev' | 'package')[];
+  skipBuild: boolean;
+  vsix?: string;
+  /** Dev stage only: another extension folder / test entry (for debugging the runner itself). */
+  extensionPath?: string;
+  tests?: string;
+}
+
+const USAGE =
+  'usage: main.ts [--stage dev|package|all] [--skip-build] [--vsix <file>] [--extension-path <dir>] [--tests <bundle.js>]';
+
+function parseArgs(argv: string[]): Args {
+  let stage = 'all';
+  let skipBuild = false;
+  let vsix: string | undefined;
+  let extensionPath: string | undefined;
+  let tests: string | undefined;
+  for (let i = 0; i < argv.length; i++) {
+    const a = argv[i];
+    if (a === '--stage') stage = argv[++i] ?? '';
+    else if (a === '--skip-build') skipBuild = true;
+    else if (a === '--vsix') vsix = path.resolve(argv[++i] ?? '');
+    else if (a === '--extension-path') extensionPath = path.resolve(argv[++i] ?? '');
+    else if (a === '--tests') tests = path.resolve(argv[++i] ?? '');
+    else throw new Error(`unknown argument ${a}; ${USAGE}`);
+  }
+  if (!['dev', 'package', 'all'].includes(stage)) throw new Error(`--stage must be dev, package or all (got ${stage})`);
+  return { stages: stage === 'all' ? ['dev', 'package'] : [stage as 'dev' | 'package'], skipBuild, vsix, extensionPath, tests };
+}
+
+function log(msg: string): void {
+  console.log(`[vscode-runner] ${msg}`);
+}
+
+function run(cmd: string, args: string[], what: string, cwd = repo): void {
+  const t0 = Date.now();
+  const res = spawnSync(cmd, args, { cwd, stdio: 'inherit', env: process.env });
+  if (res.status !== 0) throw new Error(`${what} failed (exit ${res.status ?? res.signal}): ${cmd} ${args.join(' ')}`);
+  log(`${what}: ${((Date.now() - t0) / 1000).toFixed(1)} s`);
+}
+
+function packageTestLm(): void {
+  run(
+    process.execPath,
+    [
+      path.join(repo, 'node_modules/@vscode/vsce/vsce'),
+      'package', '--no-dependencies', '--skip-license', '--allow-missing-repository', '-o', lmVsix,
+    ],
+    'package the test language model',
+    path.join(repo, 'test/vscode/lm-extension'),
+  );
+}
+
+/** The VSIX `npm run package` writes (see scripts/vscode/package.mjs). */
+function defaultVsixPath(): string {
+  const pkg = JSON.parse(require('node:fs').readFileSync(path.join(repo, 'package.json'), 'utf8')) as { name: string; version: string };
+  return path.join(repo, `${pkg.name}-linux-x64-${pkg.version}.vsix`);
+}
+
+interface StageResult {
+  label: string;
+  summary?: SuiteSummary;
+  ok: boolean;
+  note?: string;
+}
+
+async function runStage(paths: HostPaths, stage: 'dev' | 'package', args: Args, vsix: string | undefined): Promise<StageResult> {
+  const label = stage === 'dev' ? 'vscode' : 'vscode-package';
+  const resultsDir = stage === 'dev' ? path.join(repo, 'test-results') : path.join(repo, 'test-results/package');
+  await fs.mkdir(resultsDir, { recursive: true });
+  // Stale results must never count: drop the previous summary, requests and screenshots of this stage.
+  await fs.rm(path.join(resultsDir, SUMMARY_FILE), { force: true });
+  await fs.rm(path.join(resultsDir, REQUESTS_DIR), { recursive: true, force: true });
+  for (const f of await fs.readdir(resultsDir)) if (f.endsWith('.png')) await fs.rm(path.join(resultsDir, f), { force: true });
+
+  const tmp = await fs.mkdtemp(path.join(os.tmpdir(), `docs-rag-vscode-${stage}-`));
+  const dirs = {
+    extensions: path.join(tmp, 'extensions'),
+    serverData: path.join(tmp, 'server-data'),
+    userData: path.join(tmp, 'user-data'),
+  };
+  const workspace = path.join(tmp, 'workspace');
+  await fs.cp(path.join(repo, 'test/vscode/fixtures/workspace'), workspace, { recursive: true });
+  for (const d of Object.values(dirs)) await fs.mkdir(d, { recursive: true });
+
+  installVsix(paths, lmVsix, dirs);
+  let testsEntry: string;
+  let devPath: string | undefined;
+  if (stage === 'dev') {
+    devPath = args.extensionPath ?? repo;
+    const suite = path.join(outDir, 'suite/index.js');
+    testsEntry = args.tests ?? (existsSync(suite) ? suite : path.join(outDir, 'smoke/index.js'));
+  } else {
+    if (!vsix || !existsSync(vsix)) throw new Error(`the extension VSIX ${vsix} does not exist; run npm run package`);
+    installVsix(paths, vsix, dirs);
+    testsEntry = path.join(outDir, 'smoke/index.js');
+  }
+  if (!existsSync(testsEntry)) throw new Error(`test bundle ${testsEntry} missing; run node scripts/vscode/build-tests.mjs`);
+  log(`${stage}: tests ${path.relative(repo, testsEntry)}, workspace ${workspace}, extension ${devPath ?? `installed from ${path.basename(vsix!)}`}`);
+
+  const env: Record<string, string> = {
+    DOCS_RAG_TEST_RESULTS: resultsDir,
+    DOCS_RAG_TEST_DRIVER: '1',
+    DOCS_RAG_TEST_STAGE: stage,
+    DOCS_RAG_TEST_WORKSPACE: workspace,
+    DOCS_RAG_REPO: repo,
+    DOCS_RAG_SHARED: process.env.DOCS_RAG_SHARED ?? path.resolve(repo, '../shared'),
+  };
+  const server = await startServer(paths, dirs, env, path.join(resultsDir, 'vscode-server.log'));
+  const t0 = Date.now();
+  try {
+    const timeoutMs = Number(process.env.DOCS_RAG_VSCODE_TIMEOUT_MS ?? (stage === 'dev' ? 600_000 : 300_000));
+    const res = await drive({
+      chromium: paths.chromium,
+      origin: server.origin,
+      workspace,
+      extensionDevelopmentPath: devPath,
+      extensionTestsPath: testsEntry,
+      resultsDir,
+      browserLog: path.join(resultsDir, 'vscode-browser.log'),
+      timeoutMs,
+    });
+    log(`${stage}: VS Code exited with ${res.exitCode} after ${((Date.now() - t0) / 1000).toFixed(1)} s (${res.requestsServed} driver requests)`);
+    if (res.timedOut) {
+      return { label, ok: false, note: `timed out after ${timeoutMs / 1000} s (screenshot ${path.join(resultsDir, 'timeout.png')})` };
+    }
+    let summary: SuiteSummary | undefined;
+    try {
+      summary = JSON.parse(await fs.readFile(path.join(resultsDir, SUMMARY_FILE), 'utf8')) as SuiteSummary;
+    } catch {
+      return { label, ok: false, note: `no ${SUMMARY_FILE} written by the suite (exit code ${res.exitCode}); see ${resultsDir}/vscode-browser.log` };
+    }
+    const ok = res.exitCode === 0 && summary.failed === 0 && summary.passed > 0;
+    const note = summary.passed === 0 && summary.failed === 0 ? 'no tests ran' : res.exitCode !== 0 && summary.failed === 0 ? `exit code ${res.exitCode}` : undefined;
+    return { label, ok, summary, note };
+  } finally {
+    await server.stop();
+    if (process.env.DOCS_RAG_KEEP_TMP !== '1') await fs.rm(tmp, { recursive: true, force: true }).catch(() => undefined);
+    else log(`kept ${tmp}`);
+  }
+}
+
+async function main(): Promise<number> {
+  const args = parseArgs(process.argv.slice(2));
+  const paths = hostPaths();
+  if (!args.skipBuild) {
+    run(process.execPath, ['esbuild.mjs'], 'build the extension');
+    run(process.execPath, ['scripts/vscode/build-tests.mjs'], 'build the test bundles');
+    packageTestLm();
+  }
+  let vsix = args.vsix;
+  if (args.stages.includes('package') && !vsix) {
+    if (!args.skipBuild) run('npm', ['run', '--silent', 'package'], 'package the extension VSIX (npm run package)');
+    vsix = defaultVsixPath();
+  }
+
+  const results: StageResult[] = [];
+  for (const stage of args.stages) {
+    try {
+      results.push(await runStage(paths, stage, args, vsix));
+    } catch (err) {
+      results.push({ label: stage === 'dev' ? 'vscode' : 'vscode-package', ok: false, note: err instanceof Error ? err.message : String(err) });
+    }
+    // Print results at once: rebuilding and the next stage take a while.
+    const r = results[results.length - 1];
+    for (const f of r.summary?.failures ?? []) console.log(`  ✗ ${f.title}\n    ${f.error.split('\n').join('\n    ')}`);
+    console.log(`${r.label}: ${r.summary?.passed ?? 0} passed, ${r.summary?.failed ?? 0} failed${r.note ? ` (${r.note})` : ''}`);
+  }
+  return results.every((r) => r.ok) ? 0 : 1;
+}
+
+main().then(
+  (code) => process.exit(code),
+  (err: unknown) => {
+    console.error(`[vscode-runner] ERROR: ${err instanceof Error ? err.message : String(err)}`);
+    process.exit(1);
+  },
+);
