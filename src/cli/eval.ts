@@ -1,4 +1,155 @@
-// docs-rag eval (placeholder until its owner lands it)
-export async function run(_argv: string[]): Promise<number> {
-  throw new Error('docs-rag eval is not implemented yet');
+// docs-rag eval: retrieval quality on workspace questions (--folder + --queries) or a BEIR set (--beir), per named config.
+import { createHash } from 'node:crypto';
+import * as fs from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import { detectLanguage } from '../rag/chunk/language';
+import { openEngine, type Engine } from '../rag/engine';
+import { buildBeirIndex, type BulkStore } from '../rag/eval/beirIndex';
+import { loadBeir, loadWorkspaceQueries } from '../rag/eval/datasets';
+import { evaluateBeir, evaluateWorkspace, summaryJson, type EvalReport } from '../rag/eval/runner';
+import { indexFolder } from '../rag/index/indexer';
+import { createRetriever } from '../rag/search';
+import { NAMED_CONFIGS } from '../rag/search/configs';
+import type { ChatModel } from '../rag/types';
+import { UsageError, parse, printJson } from './common';
+import { SEARCH_FLAGS, chatModelFrom, embedOverrides, searchOverrides } from './searchOptions';
+
+/** Files in the workspace folder that are question/metadata files, not corpus (FORMAT.md). */
+const EVAL_EXCLUDE = ['*.jsonl', 'FORMAT.md', 'SOURCES.md', 'README.md'];
+/** Configurations that need a chat model. */
+const LLM_CONFIGS = new Set(['default+rerank', 'default+multiquery', 'default+hyde', 'full']);
+
+export async function run(argv: string[]): Promise<number> {
+  const { values } = parse(argv, {
+    ...SEARCH_FLAGS,
+    folder: { type: 'string' },
+    queries: { type: 'string' },
+    beir: { type: 'string' },
+    qrels: { type: 'string' },
+    limit: { type: 'string' },
+    reindex: { type: 'boolean' },
+    'quote-edges': { type: 'boolean' },
+    'per-query': { type: 'boolean' },
+  });
+  if (!values.beir && !(values.folder && values.queries)) throw new UsageError('eval needs --folder <folder> --queries <jsonl>, or --beir <dir>');
+  const configs = resolveConfigs(values.config, !!values['chat-model']);
+  const limit = values.limit === undefined ? undefined : Number(values.limit);
+  if (limit !== undefined && (!Number.isInteger(limit) || limit < 1)) throw new UsageError('--limit must be a positive whole number');
+  const { embed, explicit } = embedOverrides(values);
+  const overrides = searchOverrides(values);
+  const progress = (label: string) => (done: number, total: number) => {
+    if (process.stderr.isTTY) process.stderr.write(`\r${label} ${done}/${total}   `);
+  };
+
+  let engine: Engine;
+  let run: (config: string, chatModel?: ChatModel) => Promise<EvalReport>;
+  if (values.beir) {
+    const dir = path.resolve(values.beir);
+    if (!fs.existsSync(path.join(dir, 'corpus.jsonl'))) throw new UsageError(`no corpus.jsonl in ${dir} (BEIR layout: corpus.jsonl, queries.jsonl, qrels/test.tsv)`);
+    const set = loadBeir(dir, values.qrels ?? 'qrels/test.tsv');
+    if (limit) set.queries = set.queries.slice(0, limit);
+    const storeDir = path.resolve(values.store ?? cacheDir('beir', dir, embed));
+    engine = await openEngine({ folder: dir, storeDir, config: { embed }, embedderOverride: explicit });
+    const have = await engine.store.countPassages();
+    const meta = engine.store.meta();
+    const sameEmbedder = meta?.embedder.id === engine.embedder.id && meta?.embedder.model === engine.embedder.model;
+    if (values.reindex || have !== set.corpus.length || !sameEmbedder) {
+      process.stderr.write(`docs-rag: building a temporary index of ${set.corpus.length} documents in ${storeDir}\n`);
+      const built = await buildBeirIndex(engine.store as BulkStore, engine.embedder, set, { onProgress: progress('indexing') });
+      process.stderr.write(`\ndocs-rag: indexed ${built.passages} documents in ${(built.ms / 1000).toFixed(1)} s\n`);
+    }
+    run = (config, chatModel) =>
+      evaluateBeir(createRetriever(engine, { config, chatModel, overrides, detect: detectLanguage }), set, {
+        config,
+        onProgress: progress(config),
+      });
+  } else {
+    const folder = path.resolve(values.folder!);
+    const queries = loadWorkspaceQueries(path.resolve(values.queries!));
+    const qs = limit ? queries.slice(0, limit) : queries;
+    const storeDir = path.resolve(values.store ?? cacheDir('ws', folder, embed));
+    engine = await openEngine({
+      folder,
+      storeDir,
+      config: { embed, ingest: { exclude: [...defaultExclude(), ...EVAL_EXCLUDE] } },
+      embedderOverride: explicit,
+    });
+    const res = await indexFolder(engine, { full: values.reindex });
+    if (res.errors.length) for (const e of res.errors) process.stderr.write(`docs-rag: not indexed: ${e.path}: ${e.reason}\n`);
+    process.stderr.write(`docs-rag: index ${storeDir}: ${res.files} documents, ${res.chunks} passages (${res.unchanged} unchanged)\n`);
+    run = (config, chatModel) =>
+      evaluateWorkspace(createRetriever(engine, { config, chatModel, overrides, detect: detectLanguage }), qs, {
+        config,
+        match: { quoteEdges: values['quote-edges'] },
+        onProgress: progress(config),
+      });
+  }
+
+  try {
+    const chatModel = await chatModelFrom(values, engine.config.embed.ollamaHost);
+    const reports: EvalReport[] = [];
+    for (const config of configs) {
+      reports.push(await run(config, chatModel));
+      if (process.stderr.isTTY) process.stderr.write('\n');
+    }
+    if (!values.json) process.stdout.write(renderReports(reports, !!values['per-query']));
+    if (values.json) {
+      const out = reports.map((r) => ({ ...summaryJson(r), ...(values['per-query'] ? { perQuery: r.perQuery } : {}) }));
+      printJson(out.length === 1 ? out[0] : { configs: out });
+    }
+    return 0;
+  } finally {
+    await engine.close();
+  }
+}
+
+function defaultExclude(): string[] {
+  return ['**/node_modules/**', '**/.git/**', '**/.docs-rag/**'];
+}
+
+function resolveConfigs(name: string | undefined, haveChat: boolean): string[] {
+  if (!name) return ['default'];
+  if (name === 'all') return Object.keys(NAMED_CONFIGS).filter((c) => haveChat || !LLM_CONFIGS.has(c));
+  const list = name.split(',').map((s) => s.trim());
+  for (const c of list) if (!NAMED_CONFIGS[c]) throw new UsageError(`unknown --config "${c}"; use one of: ${Object.keys(NAMED_CONFIGS).join(', ')}, all`);
+  return list;
+}
+
+/** A reusable temporary store per (dataset, embedder), so repeated evals do not rebuild the index. */
+function cacheDir(kind: string, source: string, embed: Record<string, unknown>): string {
+  const key = createHash('sha256').update(`${source}\n${JSON.stringify(embed)}`).digest('hex').slice(0, 12);
+  return path.join(os.tmpdir(), 'docs-rag-eval', `${kind}-${path.basename(source)}-${key}`);
+}
+
+function f(x: number | undefined): string {
+  return (x ?? 0).toFixed(3);
+}
+
+function renderReports(reports: EvalReport[], perQuery: boolean): string {
+  const lines: string[] = [];
+  lines.push('| config | queries | nDCG@10 | R@5 | R@20 | MRR@10 | P@5 | MAP | p50 ms | p95 ms |');
+  lines.push('|---|---|---|---|---|---|---|---|---|---|');
+  for (const r of reports) {
+    const m = r.metrics;
+    lines.push(`| ${r.config} | ${r.queries} | ${f(m['ndcg@10'])} | ${f(m['r@5'])} | ${f(m['r@20'])} | ${f(m['mrr@10'])} | ${f(m['p@5'])} | ${f(m.map)} | ${r.latency.p50_ms.toFixed(1)} | ${r.latency.p95_ms.toFixed(1)} |`);
+  }
+  for (const [title, key] of [['category', 'byCategory'], ['language', 'byLang'], ['style', 'byStyle']] as const) {
+    const groups = [...new Set(reports.flatMap((r) => Object.keys(r[key])))];
+    if (groups.length <= 1) continue;
+    lines.push('', `nDCG@10 / R@20 by ${title}:`, '', `| config | ${groups.map((g) => `${g} (n=${reports[0][key][g]?.n ?? 0})`).join(' | ')} |`, `|---|${groups.map(() => '---').join('|')}|`);
+    for (const r of reports) lines.push(`| ${r.config} | ${groups.map((g) => (r[key][g] ? `${f(r[key][g]['ndcg@10'])} / ${f(r[key][g]['r@20'])}` : '-')).join(' | ')} |`);
+  }
+  const stageNames = [...new Set(reports.flatMap((r) => Object.keys(r.latency.stages)))];
+  lines.push('', 'Latency per stage, p50 / p95 ms:', '', `| config | ${stageNames.join(' | ')} |`, `|---|${stageNames.map(() => '---').join('|')}|`);
+  for (const r of reports) lines.push(`| ${r.config} | ${stageNames.map((s) => (r.latency.stages[s] ? `${r.latency.stages[s].p50_ms} / ${r.latency.stages[s].p95_ms}` : '-')).join(' | ')} |`);
+  if (perQuery) {
+    for (const r of reports) {
+      lines.push('', `Per query (${r.config}):`);
+      for (const q of r.perQuery) lines.push(`${q.id.padEnd(8)} ${q.category.padEnd(12)} ${q.style.padEnd(10)} nDCG ${f(q.metrics['ndcg@10'])} R@20 ${f(q.metrics['r@20'])} MRR ${f(q.metrics['mrr@10'])}`);
+    }
+  }
+  const warned = reports.filter((r) => r.warnings > 0);
+  for (const r of warned) lines.push('', `${r.config}: ${r.warnings} warnings from LLM stages (fell back to the model-free path)`);
+  return `${lines.join('\n')}\n`;
 }

@@ -1,4 +1,58 @@
-// docs-rag search (placeholder until its owner lands it)
-export async function run(_argv: string[]): Promise<number> {
-  throw new Error('docs-rag search is not implemented yet');
+// docs-rag search "<query>" --folder <folder>: ranked passages with their citation ranges (and the trace with --trace).
+import * as fs from 'node:fs';
+import { detectLanguage } from '../rag/chunk/language';
+import { openEngine } from '../rag/engine';
+import { createRetriever } from '../rag/search';
+import { hitToJson } from '../rag/search/hitJson';
+import { formatTrace } from '../rag/search/trace';
+import { UsageError, parse, printJson, requireFolder, resolveStore } from './common';
+import { SEARCH_FLAGS, chatModelFrom, embedOverrides, searchOverrides } from './searchOptions';
+
+export async function run(argv: string[]): Promise<number> {
+  const { values, positionals } = parse(argv, {
+    ...SEARCH_FLAGS,
+    folder: { type: 'string' },
+    k: { type: 'string' },
+    trace: { type: 'boolean' },
+  });
+  if (positionals.length !== 1 || !positionals[0].trim()) throw new UsageError('search needs exactly one "<query>" (quote it)');
+  const folder = requireFolder(values.folder);
+  const k = values.k === undefined ? 10 : Number(values.k);
+  if (!Number.isInteger(k) || k < 1 || k > 1000) throw new UsageError('--k must be a whole number from 1 to 1000');
+  const storeDir = resolveStore(folder, values.store);
+  if (!fs.existsSync(storeDir)) {
+    process.stderr.write(`docs-rag: no index at ${storeDir}. Build it first: docs-rag index ${folder}${values.store ? ` --store ${values.store}` : ''}\n`);
+    return 1;
+  }
+  const { embed, explicit } = embedOverrides(values);
+  const engine = await openEngine({ folder, storeDir, config: { embed }, embedderOverride: explicit });
+  try {
+    if ((await engine.store.countPassages()) === 0) {
+      process.stderr.write(`docs-rag: the index at ${storeDir} is empty. Build it first: docs-rag index ${folder}\n`);
+      return 1;
+    }
+    const chatModel = await chatModelFrom(values, engine.config.embed.ollamaHost);
+    const retriever = createRetriever(engine, { config: values.config, chatModel, overrides: searchOverrides(values), detect: detectLanguage });
+    const result = await retriever.retrieve(positionals[0], { k, context: values.trace ? true : false });
+    for (const w of result.warnings) process.stderr.write(`docs-rag: warning: ${w}\n`);
+    const hits = result.hits.map(hitToJson);
+    if (values.json) {
+      printJson(values.trace ? { results: hits, trace: result.trace, analysis: result.analysis } : { results: hits });
+      return 0;
+    }
+    if (hits.length === 0) process.stdout.write('No results.\n');
+    hits.forEach((h, i) => {
+      const where = h.page !== undefined ? `p. ${h.page}${h.pageEnd ? `-${h.pageEnd}` : ''}` : h.startLine !== undefined ? `L${h.startLine}-${h.endLine}` : h.quote ? `"${h.quote.slice(0, 40)}…"` : '';
+      const snippet = h.text.replace(/\s+/g, ' ').slice(0, 160);
+      process.stdout.write(`${String(i + 1).padStart(2)}. ${h.path} ${where}  [${h.score.toFixed(4)}] ${h.heading ? `§ ${h.heading}` : ''}\n    ${snippet}\n`);
+    });
+    if (values.trace) {
+      const a = result.analysis;
+      process.stdout.write(`\nanalysis: lang=${a.lang} type=${a.type} flow=${a.flow} levels=${a.levels.join(',')} alpha=${a.alpha} exact=${JSON.stringify(a.exactTokens)}\n`);
+      process.stdout.write(`${formatTrace(result.trace)}\n`);
+    }
+    return 0;
+  } finally {
+    await engine.close();
+  }
 }

@@ -1,0 +1,46 @@
+// The JSON shape of a search result (CLI --json, the extension's tool): citation fields per format, text, score.
+import type { SearchHit } from '../types';
+
+export interface HitJson {
+  path: string;
+  /** Text formats (md, txt, html): 1-based inclusive line range as stored. */
+  startLine?: number;
+  endLine?: number;
+  /** PDF: 1-based physical page (pageEnd when the passage spans pages). */
+  page?: number;
+  pageEnd?: number;
+  /** DOCX, PPTX, XLSX: a short verbatim quote. */
+  quote?: string;
+  text: string;
+  score: number;
+  hybridScore?: number;
+  level: number;
+  /** The passage's own section heading (last element of the heading path). */
+  heading: string;
+  headingPath: string[];
+  id: string;
+}
+
+export function hitToJson(h: SearchHit): HitJson {
+  const p = h.passage;
+  const out: HitJson = {
+    path: p.path,
+    text: p.text,
+    score: Math.round(h.score * 1e6) / 1e6,
+    level: p.level,
+    heading: p.headingPath[p.headingPath.length - 1] ?? p.title ?? '',
+    headingPath: p.headingPath,
+    id: p.id,
+  };
+  if (p.format === 'pdf') {
+    if (p.loc.page !== undefined) out.page = p.loc.page;
+    if (p.loc.pageEnd !== undefined && p.loc.pageEnd !== p.loc.page) out.pageEnd = p.loc.pageEnd;
+  } else if (p.format === 'docx' || p.format === 'pptx' || p.format === 'xlsx') {
+    if (p.loc.quote !== undefined) out.quote = p.loc.quote;
+  } else {
+    if (p.loc.startLine !== undefined) out.startLine = p.loc.startLine;
+    if (p.loc.endLine !== undefined) out.endLine = p.loc.endLine;
+  }
+  if (h.hybridScore !== undefined) out.hybridScore = Math.round(h.hybridScore * 1e6) / 1e6;
+  return out;
+}
