@@ -1,6 +1,69 @@
-// VS Code entry point: only wires the adapters in src/views to the engine in src/rag.
-import type * as vscode from 'vscode';
+// VS Code entry point: only wires the adapters in src/views to the engine in src/rag. The engine (and LanceDB) is
+// loaded on first use, so activation stays fast.
+import * as vscode from 'vscode';
+import type { DocsRagApi } from './views/api';
+import { registerChatParticipant } from './views/chatParticipant';
+import { registerCitationCommands } from './views/citationCommands';
+import { registerCommands } from './views/commands';
+import { DocsService } from './views/docsService';
+import { DOCS_VIEW_ID, DocsViewProvider } from './views/docsView';
+import { EngineHost } from './views/engineHost';
+import { EXTRACT_SCHEME, ExtractedTextProvider } from './views/extractProvider';
+import { IndexingController } from './views/indexing';
+import { Locator } from './views/locations';
+import { createLog, errorMessage } from './views/log';
+import { DocsSearchTool } from './views/lmTool';
+import { ENGINE_SETTINGS } from './views/settings';
+import { IndexStatusBar } from './views/statusBar';
+import { STATUS_SCHEME, StatusDocumentProvider } from './views/statusReport';
+import { DocumentWatcher } from './views/watcher';
 
-export function activate(_context: vscode.ExtensionContext): void {}
+export function activate(context: vscode.ExtensionContext): DocsRagApi {
+  const started = performance.now();
+  const log = createLog();
+  const host = new EngineHost(context.storageUri ?? context.globalStorageUri, log);
+  const extracts = new ExtractedTextProvider(host);
+  const service = new DocsService(host, new Locator(extracts), log);
+  const indexing = new IndexingController(host, log);
+  const watcher = new DocumentWatcher(host, log);
+  const docsView = new DocsViewProvider(context.extensionUri, service, log);
+  const statusDoc = new StatusDocumentProvider(host);
+  context.subscriptions.push(
+    log,
+    host,
+    extracts,
+    indexing,
+    watcher,
+    docsView,
+    new IndexStatusBar(host, log),
+    vscode.workspace.registerTextDocumentContentProvider(EXTRACT_SCHEME, extracts),
+    vscode.workspace.registerTextDocumentContentProvider(STATUS_SCHEME, statusDoc),
+    vscode.window.registerWebviewViewProvider(DOCS_VIEW_ID, docsView, { webviewOptions: { retainContextWhenHidden: true } }),
+    ...registerCommands({ service, indexing, docsView, statusDoc, log }),
+    ...registerCitationCommands(extracts),
+  );
+  if (typeof vscode.chat?.createChatParticipant === 'function') context.subscriptions.push(registerChatParticipant(context, service, log));
+  if (typeof vscode.lm?.registerTool === 'function') context.subscriptions.push(vscode.lm.registerTool('docs_search', new DocsSearchTool(service)));
+
+  const restart = () => {
+    watcher.start();
+    return indexing.background().catch((err) => log.error(`background indexing failed: ${errorMessage(err)}`));
+  };
+  context.subscriptions.push(
+    vscode.workspace.onDidChangeConfiguration((e) => {
+      if (ENGINE_SETTINGS.some((s) => e.affectsConfiguration(s))) {
+        log.info('index settings changed: reopening the index');
+        void host.reset().then(restart);
+      }
+    }),
+    vscode.workspace.onDidChangeWorkspaceFolders(() => void restart()),
+    vscode.workspace.onDidGrantWorkspaceTrust(() => void restart()),
+  );
+  // Heavy work (LanceDB, the first scan) starts after activation has returned.
+  const startup = new Promise<void>((resolve) => setTimeout(() => void restart().then(() => resolve()), 0));
+  const activationMs = Math.round((performance.now() - started) * 10) / 10;
+  log.info(`activated in ${activationMs} ms${vscode.workspace.isTrusted ? '' : ' (Restricted Mode: no background indexing, no language models)'}`);
+  return { activationMs, host, service, docsView, watcher, indexing, startup };
+}
 
 export function deactivate(): void {}

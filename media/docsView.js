@@ -1,0 +1,259 @@
+// Docs view script. Runs inside the webview under a strict CSP (nonce). Every piece of text that comes from documents
+// is put into the DOM with textContent / createTextNode, never as HTML, so markup in documents is shown, not run.
+(function () {
+  'use strict';
+  const vscode = acquireVsCodeApi();
+  const $ = (id) => document.getElementById(id);
+  const statusText = $('status-text');
+  const reindexButton = $('reindex');
+  const searchForm = $('search-form');
+  const searchInput = $('search-input');
+  const askForm = $('ask-form');
+  const askInput = $('ask-input');
+  const busy = $('busy');
+  const errorBox = $('error');
+  const answerBox = $('answer');
+  const resultsBox = $('results');
+  const preview = $('preview');
+
+  let nextRequest = 1;
+  let currentSearch = 0;
+  let currentAsk = 0;
+  let answerText = null;
+
+  function el(tag, className, text) {
+    const node = document.createElement(tag);
+    if (className) node.className = className;
+    if (text !== undefined) node.textContent = text;
+    return node;
+  }
+
+  function clear(node) {
+    while (node.firstChild) node.removeChild(node.firstChild);
+  }
+
+  function setBusy(text) {
+    busy.hidden = !text;
+    busy.textContent = text || '';
+  }
+
+  function showError(text) {
+    errorBox.hidden = !text;
+    errorBox.textContent = text || '';
+  }
+
+  /** Appends `text` to `parent`, wrapping every occurrence of a query term in <mark> (built as nodes, not HTML). */
+  function appendMarked(parent, text, terms) {
+    const lower = text.toLowerCase();
+    let pos = 0;
+    while (pos < text.length) {
+      let best = -1;
+      let bestLen = 0;
+      for (const t of terms) {
+        const i = lower.indexOf(t, pos);
+        if (i >= 0 && (best < 0 || i < best || (i === best && t.length > bestLen))) {
+          best = i;
+          bestLen = t.length;
+        }
+      }
+      if (best < 0) {
+        parent.appendChild(document.createTextNode(text.slice(pos)));
+        return;
+      }
+      if (best > pos) parent.appendChild(document.createTextNode(text.slice(pos, best)));
+      parent.appendChild(el('mark', '', text.slice(best, best + bestLen)));
+      pos = best + bestLen;
+    }
+  }
+
+  function open(id) {
+    vscode.postMessage({ type: 'open', id });
+  }
+
+  function showPreview(anchor, label, text) {
+    clear(preview);
+    preview.appendChild(el('div', 'preview-label', label));
+    preview.appendChild(el('div', 'preview-text', text.length > 1200 ? text.slice(0, 1200) + '…' : text));
+    preview.hidden = false;
+    const rect = anchor.getBoundingClientRect();
+    preview.style.top = Math.round(rect.bottom + window.scrollY + 4) + 'px';
+  }
+
+  function hidePreview() {
+    preview.hidden = true;
+  }
+
+  function renderResults(msg) {
+    clear(resultsBox);
+    if (msg.results.length === 0) {
+      resultsBox.appendChild(el('p', 'empty', 'No passages match "' + msg.query + '". Try other words, or check the index status.'));
+      return;
+    }
+    resultsBox.appendChild(el('h2', 'results-title', msg.results.length + ' results for "' + msg.query + '"'));
+    const list = el('ol', 'result-list');
+    list.setAttribute('role', 'list');
+    for (const r of msg.results) {
+      const item = el('li', 'result');
+      const button = el('button', 'result-open');
+      button.type = 'button';
+      button.dataset.id = String(r.id);
+      button.setAttribute('aria-label', 'Open ' + r.label);
+      button.appendChild(el('span', 'result-label', r.label));
+      if (r.heading) button.appendChild(el('span', 'result-heading', r.heading));
+      const snippet = el('span', 'result-snippet');
+      appendMarked(snippet, r.snippet, msg.terms);
+      button.appendChild(snippet);
+      button.addEventListener('click', () => open(r.id));
+      item.appendChild(button);
+      list.appendChild(item);
+    }
+    resultsBox.appendChild(list);
+    if (msg.note) resultsBox.appendChild(el('p', 'note', msg.note));
+  }
+
+  /** Renders the final answer: text with every [n] turned into a citation button. */
+  function renderAnswer(msg) {
+    clear(answerBox);
+    answerBox.hidden = false;
+    answerBox.appendChild(el('h2', 'answer-title', msg.mode === 'extractive' ? 'Most relevant passages' : 'Answer'));
+    const byN = new Map(msg.citations.map((c) => [c.n, c]));
+    const body = el('div', 'answer-text');
+    const parts = msg.answer.split(/(\[\d+\])/);
+    for (const part of parts) {
+      const m = /^\[(\d+)\]$/.exec(part);
+      const c = m ? byN.get(Number(m[1])) : undefined;
+      if (!c) {
+        body.appendChild(document.createTextNode(part));
+        continue;
+      }
+      const link = el('button', 'citation', '[' + c.n + ']');
+      link.type = 'button';
+      link.dataset.id = String(c.id);
+      link.setAttribute('aria-label', 'Source ' + c.n + ': ' + c.label);
+      link.addEventListener('click', () => open(c.id));
+      link.addEventListener('mouseenter', () => showPreview(link, c.label, c.text));
+      link.addEventListener('focus', () => showPreview(link, c.label, c.text));
+      link.addEventListener('mouseleave', hidePreview);
+      link.addEventListener('blur', hidePreview);
+      body.appendChild(link);
+    }
+    answerBox.appendChild(body);
+    for (const note of msg.notes) answerBox.appendChild(el('p', 'note', note));
+    if (msg.citations.length) {
+      answerBox.appendChild(el('h3', 'sources-title', 'Sources'));
+      const list = el('ol', 'sources');
+      for (const c of msg.citations) {
+        const item = el('li', 'source');
+        const button = el('button', 'source-open', '[' + c.n + '] ' + c.label);
+        button.type = 'button';
+        button.dataset.id = String(c.id);
+        button.setAttribute('aria-label', 'Open source ' + c.n + ': ' + c.label);
+        button.addEventListener('click', () => open(c.id));
+        button.addEventListener('mouseenter', () => showPreview(button, c.label, c.text));
+        button.addEventListener('mouseleave', hidePreview);
+        item.appendChild(button);
+        list.appendChild(item);
+      }
+      answerBox.appendChild(list);
+    }
+  }
+
+  function renderStatus(status) {
+    statusText.textContent = status.message;
+    statusText.dataset.state = status.state;
+    reindexButton.disabled = status.state === 'indexing';
+  }
+
+  function runSearch() {
+    const query = searchInput.value.trim();
+    if (!query) return;
+    showError('');
+    currentSearch = nextRequest++;
+    vscode.postMessage({ type: 'search', requestId: currentSearch, query });
+  }
+
+  function runAsk() {
+    const question = askInput.value.trim();
+    if (!question) return;
+    showError('');
+    if (currentAsk) vscode.postMessage({ type: 'cancel', requestId: currentAsk });
+    currentAsk = nextRequest++;
+    vscode.postMessage({ type: 'ask', requestId: currentAsk, question });
+  }
+
+  searchForm.addEventListener('submit', (e) => {
+    e.preventDefault();
+    runSearch();
+  });
+  askForm.addEventListener('submit', (e) => {
+    e.preventDefault();
+    runAsk();
+  });
+  askInput.addEventListener('keydown', (e) => {
+    if (e.key === 'Enter' && !e.shiftKey) {
+      e.preventDefault();
+      runAsk();
+    }
+  });
+  reindexButton.addEventListener('click', () => vscode.postMessage({ type: 'reindex' }));
+  document.addEventListener('keydown', (e) => {
+    if (e.key === 'Escape') {
+      hidePreview();
+      if (currentAsk) vscode.postMessage({ type: 'cancel', requestId: currentAsk });
+    }
+  });
+
+  window.addEventListener('message', (event) => {
+    const msg = event.data;
+    if (!msg || typeof msg.type !== 'string') return;
+    switch (msg.type) {
+      case 'status':
+        renderStatus(msg.status);
+        break;
+      case 'busy':
+        setBusy(msg.stage);
+        break;
+      case 'results':
+        if (msg.requestId !== currentSearch) return;
+        setBusy('');
+        renderResults(msg);
+        break;
+      case 'answerStart':
+        if (msg.requestId !== currentAsk) return;
+        clear(answerBox);
+        answerBox.hidden = false;
+        answerBox.appendChild(el('h2', 'answer-title', 'Answer'));
+        answerText = el('div', 'answer-text streaming');
+        answerBox.appendChild(answerText);
+        break;
+      case 'answerChunk':
+        if (msg.requestId !== currentAsk || !answerText) return;
+        answerText.appendChild(document.createTextNode(msg.text));
+        break;
+      case 'answerEnd':
+        if (msg.requestId !== currentAsk) return;
+        setBusy('');
+        answerText = null;
+        renderAnswer(msg);
+        break;
+      case 'error':
+        if (msg.requestId !== undefined && msg.requestId !== currentSearch && msg.requestId !== currentAsk) return;
+        setBusy('');
+        showError(msg.message);
+        break;
+      case 'setQuery':
+        if (msg.kind === 'search') {
+          searchInput.value = msg.text;
+          searchInput.focus();
+          runSearch();
+        } else {
+          askInput.value = msg.text;
+          askInput.focus();
+          runAsk();
+        }
+        break;
+    }
+  });
+
+  vscode.postMessage({ type: 'ready' });
+})();

@@ -1,0 +1,18 @@
+// What `activate` returns: the extension's parts, for the extension tests (and other extensions) to observe.
+import type { DocsService } from './docsService';
+import type { DocsViewProvider } from './docsView';
+import type { EngineHost } from './engineHost';
+import type { IndexingController } from './indexing';
+import type { DocumentWatcher } from './watcher';
+
+export interface DocsRagApi {
+  /** How long `activate` took, in ms. */
+  activationMs: number;
+  host: EngineHost;
+  service: DocsService;
+  docsView: DocsViewProvider;
+  watcher: DocumentWatcher;
+  indexing: IndexingController;
+  /** Resolves once the start-up background run (if any) has finished. */
+  startup: Promise<void>;
+}

@@ -1,0 +1,136 @@
+// The `@docs` chat participant: answers from the workspace documents with [n] citations as inline anchors and a list
+// of references (exact ranges); `/search` lists passages, `/summary` runs the summary flow, `/status` shows the index.
+import * as vscode from 'vscode';
+import { RESTRICTED_NOTE } from './chatModels';
+import { CitationStreamer } from './citationStream';
+import type { AskCitation, DocsService, ResolvedHit } from './docsService';
+import { errorMessage, type Log } from './log';
+import { statusMarkdown } from './statusReport';
+import { queryTerms, snippetFor } from './webviewProtocol';
+import { VscodeChatModel } from './vscodeChatModel';
+
+export const PARTICIPANT_ID = 'docs-rag.docs';
+
+export interface DocsChatResult extends vscode.ChatResult {
+  metadata: { command?: string; question: string; citations: number; mode?: string };
+}
+
+/** Escapes document text for chat Markdown so it shows as text (no links, images, HTML or formatting). */
+export function escapeMarkdown(text: string): string {
+  return text.replace(/[\\`*_{}[\]()#+\-.!<>|~&]/g, (c) => `\\${c}`);
+}
+
+function anchorTitle(h: ResolvedHit): string {
+  return h.note ? `${h.label} (${h.note})` : h.label;
+}
+
+export function createChatHandler(service: DocsService, log: Log): vscode.ChatRequestHandler {
+  return async (request, _context, stream, token): Promise<DocsChatResult> => {
+    const question = request.prompt.trim();
+    const meta: DocsChatResult['metadata'] = { command: request.command, question, citations: 0 };
+    const abort = new AbortController();
+    const sub = token.onCancellationRequested(() => abort.abort());
+    try {
+      if (request.command === 'status') {
+        stream.progress('Reading the index status…');
+        stream.markdown(await statusMarkdown(service.host));
+        stream.button({ command: 'docsRag.reindex', title: 'Reindex documents' });
+        return { metadata: meta };
+      }
+      if (service.host.folders().length === 0) {
+        stream.markdown('Open a folder first: `@docs` answers from the documents of the open workspace folders.');
+        return { metadata: meta };
+      }
+      if (!question) {
+        stream.markdown('Ask a question about your documents, for example `@docs What does the Arbeitszeitgesetz say about breaks?`');
+        return { metadata: meta };
+      }
+      stream.progress('Opening the index…');
+      if ((await service.host.passageCount()) === 0) {
+        stream.markdown(
+          service.host.busy()
+            ? 'The documents are being indexed right now. Ask again in a moment, or watch the progress in the status bar.'
+            : 'Nothing is indexed yet. Index the documents of this workspace first; it runs locally and updates itself afterwards.',
+        );
+        stream.button({ command: 'docsRag.reindex', title: 'Reindex documents' });
+        return { metadata: meta };
+      }
+      const trusted = vscode.workspace.isTrusted;
+      const chatModel = trusted ? new VscodeChatModel(request.model, token) : undefined;
+
+      if (request.command === 'search') {
+        stream.progress('Searching the documents…');
+        const { hits } = await service.search(question, { k: 10, chatModel, signal: abort.signal });
+        if (hits.length === 0) {
+          stream.markdown(`No passages match “${escapeMarkdown(question)}”. Try other words, or check \`/status\`.`);
+          return { metadata: meta };
+        }
+        const terms = queryTerms(question);
+        stream.markdown(`**${hits.length} passages** for “${escapeMarkdown(question)}”:\n\n`);
+        hits.forEach((h, i) => {
+          stream.markdown(`${i + 1}. `);
+          stream.anchor(h.location, anchorTitle(h));
+          const heading = h.hit.passage.headingPath.slice(1).join(' › ');
+          stream.markdown(`${heading ? ` — ${escapeMarkdown(heading)}` : ''}\n\n> ${escapeMarkdown(snippetFor(h.hit.passage.text, terms, 240))}\n\n`);
+          stream.reference(h.location);
+        });
+        meta.citations = hits.length;
+        return { metadata: meta };
+      }
+
+      stream.progress(request.command === 'summary' ? 'Collecting the matching documents and sections…' : 'Searching the documents…');
+      let sources = new Map<number, AskCitation>();
+      const streamer = new CitationStreamer((piece) => {
+        if (piece.kind === 'text') stream.markdown(piece.text);
+        else {
+          const source = sources.get(piece.n);
+          if (source) stream.anchor(source.hit.location, `[${piece.n}] ${anchorTitle(source.hit)}`);
+          else stream.markdown(escapeMarkdown(`[${piece.n}]`));
+        }
+      });
+      const outcome = await service.ask(question, {
+        chatModel,
+        noModelNote: trusted ? undefined : RESTRICTED_NOTE,
+        flow: request.command === 'summary' ? 'summary' : undefined,
+        signal: abort.signal,
+        onStage: (stage) => stream.progress(stage === 'Generating…' ? `Writing the answer with ${request.model.name}…` : stage),
+        onSources: (list) => {
+          sources = new Map(list.map((c) => [c.n, c]));
+        },
+        onToken: (text) => {
+          if (!token.isCancellationRequested) streamer.push(text);
+        },
+      });
+      streamer.end();
+      meta.citations = outcome.citations.length;
+      meta.mode = outcome.mode;
+      if (outcome.notes.length) stream.markdown(`\n\n${outcome.notes.map((n) => `> ${escapeMarkdown(n)}`).join('\n>\n')}\n`);
+      for (const c of outcome.citations) stream.reference(c.hit.location);
+      return { metadata: meta };
+    } catch (err) {
+      if (token.isCancellationRequested) return { metadata: meta };
+      log.error(`@docs: ${errorMessage(err)}`);
+      return { metadata: meta, errorDetails: { message: `Docs RAG could not answer: ${errorMessage(err)}` } };
+    } finally {
+      sub.dispose();
+    }
+  };
+}
+
+export const followupProvider: vscode.ChatFollowupProvider = {
+  provideFollowups(result: vscode.ChatResult) {
+    const meta = (result as DocsChatResult).metadata;
+    if (!meta?.question || meta.command === 'status') return [];
+    const out: vscode.ChatFollowup[] = [];
+    if (meta.command !== 'search') out.push({ prompt: meta.question, command: 'search', label: 'Show the matching passages' });
+    if (meta.command !== 'summary') out.push({ prompt: meta.question, command: 'summary', label: 'Summarise what the documents say about this' });
+    return out;
+  },
+};
+
+export function registerChatParticipant(context: vscode.ExtensionContext, service: DocsService, log: Log): vscode.ChatParticipant {
+  const participant = vscode.chat.createChatParticipant(PARTICIPANT_ID, createChatHandler(service, log));
+  participant.iconPath = vscode.Uri.joinPath(context.extensionUri, 'media', 'docs.svg');
+  participant.followupProvider = followupProvider;
+  return participant;
+}

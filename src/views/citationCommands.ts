@@ -1,0 +1,46 @@
+// Opening citations: the exact range in the editor, and the original of an extracted-text document in the system viewer.
+import * as vscode from 'vscode';
+import { EXTRACT_SCHEME, type ExtractedTextProvider } from './extractProvider';
+
+export interface LocationArg {
+  uri: string;
+  /** [startLine, startCharacter, endLine, endCharacter], 0-based. */
+  range: [number, number, number, number];
+  /** e.g. "Page 3" for extracted text. */
+  note?: string;
+}
+
+export function toLocationArg(location: vscode.Location, note?: string): LocationArg {
+  const r = location.range;
+  return { uri: location.uri.toString(), range: [r.start.line, r.start.character, r.end.line, r.end.character], note };
+}
+
+export async function openLocation(location: vscode.Location, note?: string): Promise<vscode.TextEditor> {
+  const editor = await vscode.window.showTextDocument(location.uri, { selection: location.range, preview: true, preserveFocus: false });
+  editor.revealRange(location.range, vscode.TextEditorRevealType.InCenterIfOutsideViewport);
+  if (location.uri.scheme === EXTRACT_SCHEME) {
+    void vscode.window.setStatusBarMessage(`Docs RAG: extracted text${note ? ` — ${note}` : ''}. "Open original" in the editor title opens the file itself.`, 8000);
+  }
+  return editor;
+}
+
+export function registerCitationCommands(extracts: ExtractedTextProvider): vscode.Disposable[] {
+  return [
+    vscode.commands.registerCommand('docsRag.openLocation', async (arg: LocationArg) => {
+      if (!arg || typeof arg.uri !== 'string' || !Array.isArray(arg.range) || arg.range.length !== 4) return undefined;
+      const [sl, sc, el, ec] = arg.range;
+      return openLocation(new vscode.Location(vscode.Uri.parse(arg.uri), new vscode.Range(sl, sc, el, ec)), arg.note);
+    }),
+    vscode.commands.registerCommand('docsRag.openOriginal', async (uri?: vscode.Uri) => {
+      const target = uri ?? vscode.window.activeTextEditor?.document.uri;
+      if (!target || target.scheme !== EXTRACT_SCHEME) {
+        void vscode.window.showInformationMessage('Docs RAG: open an extracted-text document first (click a citation into a PDF, Word, PowerPoint or Excel file).');
+        return false;
+      }
+      const original = extracts.originalOf(target);
+      const opened = await vscode.env.openExternal(original);
+      if (!opened) void vscode.window.showWarningMessage(`Docs RAG: the system could not open ${original.fsPath}. Open it from your file manager.`);
+      return opened;
+    }),
+  ];
+}

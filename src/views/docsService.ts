@@ -1,0 +1,201 @@
+// What every surface (chat participant, Docs view, commands, LM tool) calls: search across all workspace folders and
+// answer with citations. Maps passages back to their workspace folder and to VS Code locations.
+import * as vscode from 'vscode';
+import type { SearchSettings } from '../rag/search/configs';
+import type { RetrievalResult, Retriever, RetrieveOptions } from '../rag/search/types';
+import type { ChatModel, Passage, SearchHit, TraceSpan } from '../rag/types';
+import type { EngineHost } from './engineHost';
+import { loadEngineModules } from './engineModules';
+import { formatTrace, type Log } from './log';
+import { locationLabel, type Locator } from './locations';
+import { readSettings, type DocsRagSettings } from './settings';
+
+export interface FolderHit {
+  folder: vscode.WorkspaceFolder;
+  hit: SearchHit;
+}
+
+export interface ResolvedHit extends FolderHit {
+  location: vscode.Location;
+  label: string;
+  /** "Page 3" etc. for extracted text. */
+  note?: string;
+}
+
+export function searchOverrides(s: DocsRagSettings): Partial<SearchSettings> {
+  return {
+    alpha: s.hybridAlpha ?? undefined,
+    expansion: s.expansion ? 'multi-query' : 'off',
+    rerank: s.rerank,
+    enableDocumentExpansion: s.enableDocumentExpansion,
+    maxDocumentsToExpand: s.maxDocumentsToExpand,
+    maxChunksPerDocument: s.maxChunksPerDocument,
+    expansionThreshold: s.expansionThreshold,
+  };
+}
+
+/**
+ * A retriever over every workspace folder: runs each folder's retriever and merges the hits by score.
+ * Remembers which folder each passage came from so citations open the right file.
+ */
+export class MultiFolderRetriever implements Retriever {
+  readonly folderOf = new Map<string, vscode.WorkspaceFolder>();
+
+  constructor(private readonly parts: { folder: vscode.WorkspaceFolder; retriever: Retriever }[]) {}
+
+  async retrieve(query: string, options: RetrieveOptions = {}): Promise<RetrievalResult> {
+    const results = await Promise.all(this.parts.map(async (p) => ({ p, r: await p.retriever.retrieve(query, options) })));
+    if (results.length === 1) {
+      for (const h of results[0].r.hits) this.folderOf.set(h.passage.id, results[0].p.folder);
+      return results[0].r;
+    }
+    const hits: SearchHit[] = [];
+    const trace: TraceSpan[] = [];
+    const warnings: string[] = [];
+    for (const { p, r } of results) {
+      for (const h of r.hits) {
+        this.folderOf.set(h.passage.id, p.folder);
+        hits.push(h);
+      }
+      trace.push(...r.trace.map((s) => ({ ...s, name: `${p.folder.name}:${s.name}` })));
+      warnings.push(...r.warnings);
+    }
+    hits.sort((a, b) => b.score - a.score);
+    const k = options.k;
+    return { hits: k ? hits.slice(0, k) : hits, analysis: results[0]?.r.analysis ?? { query, lang: 'other', type: 'factual', multiHop: false, exactTokens: [], levels: [1, 2], flow: 'chunk', alpha: 0.5 }, trace, warnings };
+  }
+}
+
+export interface AskCitation {
+  n: number;
+  hit: ResolvedHit;
+}
+
+export interface AskOutcome {
+  answer: string;
+  mode: string;
+  model: string | null;
+  citations: AskCitation[];
+  notes: string[];
+  unsupported: string[];
+}
+
+export interface AskOptions {
+  chatModel?: ChatModel;
+  /** Why there is no model (Restricted Mode, none configured). */
+  noModelNote?: string;
+  signal?: AbortSignal;
+  flow?: 'chunk' | 'summary';
+  onStage?: (stage: string) => void;
+  /** Streamed answer text with [n] markers. */
+  onToken?: (text: string) => void;
+  /**
+   * Called once the passages are retrieved, with the number each source gets in the prompt (the answer numbers its
+   * sources in retrieval order, so this mapping holds for every [n] the model can cite).
+   */
+  onSources?: (sources: AskCitation[]) => void;
+}
+
+/** Passages given to the model. */
+const MAX_SOURCES = 6;
+
+export class DocsService {
+  constructor(
+    readonly host: EngineHost,
+    readonly locator: Locator,
+    private readonly log: Log,
+  ) {}
+
+  /** Retriever over all folders, with the settings and (optionally) a chat model for expansion / reranking. */
+  async retriever(chatModel?: ChatModel): Promise<MultiFolderRetriever> {
+    const { search } = await loadEngineModules();
+    const parts = [];
+    for (const { folder, engine } of await this.host.openEngines()) {
+      const overrides = searchOverrides(readSettings(folder));
+      parts.push({ folder, retriever: search.createRetriever(engine, { config: 'default', chatModel, overrides }) });
+    }
+    return new MultiFolderRetriever(parts);
+  }
+
+  async search(query: string, o: { k?: number; chatModel?: ChatModel; signal?: AbortSignal; flow?: 'chunk' | 'summary' } = {}): Promise<{ hits: ResolvedHit[]; result: RetrievalResult }> {
+    const retriever = await this.retriever(o.chatModel);
+    const result = await retriever.retrieve(query, { k: o.k ?? 10, signal: o.signal, flow: o.flow });
+    this.log.info(formatTrace(`search (${result.hits.length} hits)`, result.trace));
+    for (const w of result.warnings) this.log.warn(`search: ${w}`);
+    const hits = await Promise.all(result.hits.map((hit) => this.resolve(retriever.folderOf.get(hit.passage.id), hit)));
+    return { hits: hits.filter((h): h is ResolvedHit => !!h), result };
+  }
+
+  async resolve(folder: vscode.WorkspaceFolder | undefined, hit: SearchHit): Promise<ResolvedHit | undefined> {
+    const f = folder ?? this.host.folders()[0];
+    if (!f) return undefined;
+    const location = await this.locator.locate(f, hit.passage);
+    return { folder: f, hit, location, label: this.label(f, hit.passage), note: pageNote(hit.passage) };
+  }
+
+  /** Answers with citations: the model's answer (streamed) or, without a model, the extractive answer. */
+  async ask(question: string, o: AskOptions = {}): Promise<AskOutcome> {
+    const { answer } = await loadEngineModules();
+    const multi = await this.retriever(o.chatModel);
+    const resolveCache = new Map<string, Promise<ResolvedHit | undefined>>();
+    const retrieved = new Map<string, Passage>();
+    const resolvePassage = (p: Passage): Promise<ResolvedHit | undefined> => {
+      let r = resolveCache.get(p.id);
+      if (!r) {
+        r = this.resolve(multi.folderOf.get(p.id), { passage: p, score: 0 });
+        resolveCache.set(p.id, r);
+      }
+      return r;
+    };
+    let predicted = new Map<number, ResolvedHit>();
+    const retriever: Retriever = {
+      retrieve: async (q, options) => {
+        const result = await multi.retrieve(q, { ...options, flow: o.flow ?? options?.flow });
+        for (const h of result.hits) retrieved.set(h.passage.id, h.passage);
+        const sources = answer.selectSources(result.hits, MAX_SOURCES, Number.POSITIVE_INFINITY);
+        const resolved = await Promise.all(sources.map(async (s) => ({ n: s.n, hit: await resolvePassage(s.passage) })));
+        const citations = resolved.filter((c): c is AskCitation => !!c.hit);
+        predicted = new Map(citations.map((c) => [c.n, c.hit]));
+        o.onSources?.(citations);
+        return result;
+      },
+    };
+    const first = (await this.host.openEngines())[0];
+    const settings = readSettings();
+    const result = await answer.answerQuestion(question, {
+      retriever,
+      chatModel: o.chatModel ?? null,
+      noModelNote: o.noModelNote,
+      embedder: this.host.folders().length === 1 ? first?.engine.embedder : undefined,
+      maxSources: MAX_SOURCES,
+      length: settings.answerLength,
+      signal: o.signal,
+      onToken: o.onToken,
+      onStage: o.onStage,
+    });
+    this.log.info(formatTrace(`answer (${result.mode}, ${result.citations.length} citations)`, result.trace));
+    const citations: AskCitation[] = [];
+    for (const c of result.citations) {
+      const passage = retrieved.get(c.passageId);
+      const hit = passage ? await resolvePassage(passage) : undefined;
+      if (!hit) continue;
+      const guess = predicted.get(c.n);
+      if (result.mode !== 'extractive' && guess && guess.hit.passage.id !== c.passageId) {
+        this.log.warn(`citation [${c.n}] streamed as ${guess.label} but resolved to ${c.path}`);
+      }
+      citations.push({ n: c.n, hit });
+    }
+    return { answer: result.answer, mode: result.mode, model: result.model, citations, notes: result.notes, unsupported: result.unsupported };
+  }
+
+  label(folder: vscode.WorkspaceFolder, passage: Passage): string {
+    const multi = this.host.folders().length > 1;
+    return `${multi ? `${folder.name}/` : ''}${locationLabel(passage)}`;
+  }
+}
+
+export function pageNote(p: Passage): string | undefined {
+  if (!p.loc.page) return undefined;
+  return p.loc.pageEnd && p.loc.pageEnd !== p.loc.page ? `pages ${p.loc.page}-${p.loc.pageEnd}` : `page ${p.loc.page}`;
+}
+

@@ -1,0 +1,233 @@
+// The Docs webview view: search and ask boxes, results with marked terms, streamed answers with citations, index status.
+// The view's script and styles live in media/; all document text reaches it as data and is rendered with textContent.
+import * as crypto from 'node:crypto';
+import * as vscode from 'vscode';
+import { openLocation } from './citationCommands';
+import type { DocsService, ResolvedHit } from './docsService';
+import { chooseChatModel } from './chatModels';
+import { errorMessage, type Log } from './log';
+import { statusSummary } from './statusReport';
+import {
+  parseViewMessage,
+  queryTerms,
+  snippetFor,
+  type HostMessage,
+  type ViewCitation,
+  type ViewMessage,
+  type ViewResult,
+} from './webviewProtocol';
+
+export const DOCS_VIEW_ID = 'docsRag.docsView';
+
+export class DocsViewProvider implements vscode.WebviewViewProvider, vscode.Disposable {
+  private view?: vscode.WebviewView;
+  private readonly targets = new Map<number, ResolvedHit>();
+  private nextTarget = 0;
+  private readonly running = new Map<number, AbortController>();
+  private readonly disposables: vscode.Disposable[] = [];
+  private readonly readyWaiters: (() => void)[] = [];
+  private ready = false;
+  /** Last results posted (for tests and the status command). */
+  lastResults: ViewResult[] = [];
+  private readonly posted = new vscode.EventEmitter<HostMessage>();
+  /** Every message sent to the view (lets tests wait for results / answers). */
+  readonly onDidPost = this.posted.event;
+
+  constructor(
+    private readonly extensionUri: vscode.Uri,
+    private readonly service: DocsService,
+    private readonly log: Log,
+  ) {
+    this.disposables.push(
+      service.host.onDidChangeState(() => void this.pushStatus()),
+      service.host.onDidIndex(() => void this.pushStatus()),
+      vscode.workspace.onDidGrantWorkspaceTrust(() => void this.pushStatus()),
+    );
+  }
+
+  resolveWebviewView(view: vscode.WebviewView): void {
+    this.view = view;
+    this.ready = false;
+    const media = vscode.Uri.joinPath(this.extensionUri, 'media');
+    view.webview.options = { enableScripts: true, localResourceRoots: [media] };
+    view.webview.html = this.html(view.webview, media);
+    this.disposables.push(
+      view.webview.onDidReceiveMessage((raw) => {
+        const msg = parseViewMessage(raw);
+        if (!msg) {
+          this.log.warn('Docs view: dropped a malformed message');
+          return;
+        }
+        void this.handle(msg);
+      }),
+      view.onDidDispose(() => {
+        if (this.view === view) this.view = undefined;
+      }),
+    );
+  }
+
+  /** Waits until the view's script has said it is ready. */
+  whenReady(): Promise<void> {
+    if (this.ready && this.view) return Promise.resolve();
+    return new Promise((resolve) => this.readyWaiters.push(resolve));
+  }
+
+  /** Fills the search or ask box and submits it, exactly as if typed (used by "Ask…"). */
+  async submit(kind: 'search' | 'ask', text: string): Promise<void> {
+    await vscode.commands.executeCommand(`${DOCS_VIEW_ID}.focus`);
+    await this.whenReady();
+    this.post({ type: 'setQuery', kind, text });
+  }
+
+  private post(message: HostMessage): void {
+    this.posted.fire(message);
+    void this.view?.webview.postMessage(message);
+  }
+
+  private async handle(msg: ViewMessage): Promise<void> {
+    switch (msg.type) {
+      case 'ready':
+        this.ready = true;
+        this.readyWaiters.splice(0).forEach((r) => r());
+        await this.pushStatus();
+        return;
+      case 'reindex':
+        await vscode.commands.executeCommand('docsRag.reindex');
+        return;
+      case 'cancel':
+        this.running.get(msg.requestId)?.abort();
+        return;
+      case 'open': {
+        const target = this.targets.get(msg.id);
+        if (target) await openLocation(target.location, target.note);
+        return;
+      }
+      case 'search':
+        return this.search(msg.requestId, msg.query);
+      case 'ask':
+        return this.ask(msg.requestId, msg.question);
+    }
+  }
+
+  private remember(hit: ResolvedHit): number {
+    const id = this.nextTarget++;
+    this.targets.set(id, hit);
+    if (this.targets.size > 2000) this.targets.delete(this.targets.keys().next().value as number);
+    return id;
+  }
+
+  private async search(requestId: number, query: string): Promise<void> {
+    const abort = new AbortController();
+    this.running.set(requestId, abort);
+    try {
+      this.post({ type: 'busy', requestId, stage: 'Searching…' });
+      if ((await this.service.host.passageCount()) === 0) {
+        this.post({ type: 'error', requestId, message: 'Nothing is indexed yet. Press "Reindex" to index the documents of this workspace.' });
+        return;
+      }
+      const { hits, result } = await this.service.search(query, { k: 20, signal: abort.signal });
+      const terms = queryTerms(query);
+      const results: ViewResult[] = hits.map((h) => ({
+        id: this.remember(h),
+        label: h.label,
+        title: h.hit.passage.title,
+        heading: h.hit.passage.headingPath.join(' › '),
+        snippet: snippetFor(h.hit.passage.text, terms),
+        score: h.hit.score,
+      }));
+      this.lastResults = results;
+      this.post({ type: 'results', requestId, query, terms, results, note: result.warnings.join(' ') || undefined });
+    } catch (err) {
+      this.post({ type: 'error', requestId, message: `Search failed: ${errorMessage(err)}` });
+    } finally {
+      this.running.delete(requestId);
+    }
+  }
+
+  private async ask(requestId: number, question: string): Promise<void> {
+    const abort = new AbortController();
+    this.running.set(requestId, abort);
+    try {
+      if ((await this.service.host.passageCount()) === 0) {
+        this.post({ type: 'error', requestId, message: 'Nothing is indexed yet. Press "Reindex" to index the documents of this workspace.' });
+        return;
+      }
+      this.post({ type: 'busy', requestId, stage: 'Choosing a model…' });
+      const chosen = await chooseChatModel(this.log);
+      this.post({ type: 'answerStart', requestId, question, mode: chosen.model ? chosen.model.id : 'extractive' });
+      const outcome = await this.service.ask(question, {
+        chatModel: chosen.model,
+        signal: abort.signal,
+        onStage: (stage) => this.post({ type: 'busy', requestId, stage }),
+        onToken: (text) => this.post({ type: 'answerChunk', requestId, text }),
+      });
+      const citations: ViewCitation[] = outcome.citations.map((c) => ({ n: c.n, id: this.remember(c.hit), label: c.hit.label, text: c.hit.hit.passage.text }));
+      const notes = [...(chosen.note && !chosen.model ? [chosen.note] : []), ...outcome.notes];
+      this.post({ type: 'answerEnd', requestId, answer: outcome.answer, citations, notes, mode: outcome.mode });
+    } catch (err) {
+      this.post({ type: 'error', requestId, message: abort.signal.aborted ? 'Cancelled.' : `Answer failed: ${errorMessage(err)}` });
+    } finally {
+      this.running.delete(requestId);
+    }
+  }
+
+  private async pushStatus(): Promise<void> {
+    if (!this.view) return;
+    try {
+      this.post({ type: 'status', status: await statusSummary(this.service.host) });
+    } catch (err) {
+      this.log.warn(`Docs view status: ${errorMessage(err)}`);
+    }
+  }
+
+  private html(webview: vscode.Webview, media: vscode.Uri): string {
+    const nonce = crypto.randomBytes(16).toString('base64');
+    const script = webview.asWebviewUri(vscode.Uri.joinPath(media, 'docsView.js'));
+    const style = webview.asWebviewUri(vscode.Uri.joinPath(media, 'docsView.css'));
+    const csp = [`default-src 'none'`, `style-src ${webview.cspSource}`, `img-src ${webview.cspSource}`, `font-src ${webview.cspSource}`, `script-src 'nonce-${nonce}'`].join('; ');
+    return `<!DOCTYPE html>
+<html lang="en">
+<head>
+<meta charset="UTF-8">
+<meta http-equiv="Content-Security-Policy" content="${csp}">
+<meta name="viewport" content="width=device-width, initial-scale=1.0">
+<link href="${style}" rel="stylesheet">
+<title>Docs</title>
+</head>
+<body>
+<main id="app">
+  <section class="status" id="status" role="status" aria-live="polite">
+    <span id="status-text">Loading the index status…</span>
+    <button id="reindex" type="button" class="secondary" aria-label="Reindex documents">Reindex</button>
+  </section>
+  <form id="search-form" class="box" role="search" aria-label="Search documents">
+    <label for="search-input">Search</label>
+    <div class="row">
+      <input id="search-input" type="search" placeholder="Search the documents" aria-label="Search the documents" maxlength="2000" autocomplete="off">
+      <button type="submit" aria-label="Run search">Search</button>
+    </div>
+  </form>
+  <form id="ask-form" class="box" aria-label="Ask a question">
+    <label for="ask-input">Ask</label>
+    <div class="row">
+      <textarea id="ask-input" rows="2" placeholder="Ask a question about the documents" aria-label="Ask a question about the documents" maxlength="2000"></textarea>
+      <button type="submit" aria-label="Ask the question">Ask</button>
+    </div>
+  </form>
+  <div id="busy" class="busy" role="status" aria-live="polite" hidden></div>
+  <div id="error" class="error" role="alert" hidden></div>
+  <section id="answer" class="answer" aria-label="Answer" aria-live="polite" hidden></section>
+  <section id="results" class="results" aria-label="Search results"></section>
+  <div id="preview" class="preview" role="tooltip" hidden></div>
+</main>
+<script nonce="${nonce}" src="${script}"></script>
+</body>
+</html>`;
+  }
+
+  dispose(): void {
+    for (const a of this.running.values()) a.abort();
+    this.disposables.forEach((d) => d.dispose());
+    this.posted.dispose();
+  }
+}

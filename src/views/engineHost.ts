@@ -1,0 +1,280 @@
+// One engine per workspace folder (multi-root), opened lazily with its index in VS Code's workspace storage.
+// Serialises index runs per folder and coalesces the requests that arrive while a run is going on.
+import * as crypto from 'node:crypto';
+import * as path from 'node:path';
+import * as vscode from 'vscode';
+import type { Engine } from '../rag/engine';
+import type { IndexProgress, IndexRunResult } from '../rag/index/indexer';
+import { defaultConfig, type EngineConfig } from '../rag/config';
+import type { FileRecord } from '../rag/store/types';
+import { errorMessage, type Log } from './log';
+import { loadEngineModules } from './engineModules';
+import { readSettings } from './settings';
+
+export interface FolderStatus {
+  folder: vscode.WorkspaceFolder;
+  storeDir: string;
+  files: FileRecord[];
+  passages: number;
+  embedder: string;
+  lastRun?: { startedAt: number; finishedAt: number; files: number; errors: number; unchanged: number };
+  error?: string;
+}
+
+export type HostState =
+  | { kind: 'idle' }
+  | { kind: 'indexing'; folder: string; progress?: IndexProgress }
+  | { kind: 'error'; message: string };
+
+export interface RunRequest {
+  /** Changed / created / deleted paths relative to the folder; undefined = scan the whole folder. */
+  paths?: string[];
+  /** Rebuild from scratch. */
+  full?: boolean;
+  signal?: AbortSignal;
+  onProgress?: (p: IndexProgress) => void;
+}
+
+interface FolderQueue {
+  running?: Promise<IndexRunResult>;
+  pendingPaths: Set<string> | 'all' | undefined;
+  pendingFull: boolean;
+  next?: Promise<IndexRunResult>;
+}
+
+export function engineConfigFromSettings(folder: vscode.WorkspaceFolder): EngineConfig {
+  const s = readSettings(folder);
+  const config = defaultConfig();
+  config.ingest.include = s.include;
+  config.ingest.exclude = s.exclude;
+  config.ingest.maxFileSizeMB = s.maxFileSizeMB;
+  config.embed.provider = s.embedder;
+  config.embed.model = s.ollamaEmbedModel;
+  config.embed.ollamaHost = s.ollamaHost;
+  return config;
+}
+
+export class EngineHost implements vscode.Disposable {
+  private readonly engines = new Map<string, Promise<Engine>>();
+  private readonly queues = new Map<string, FolderQueue>();
+  private readonly stateEmitter = new vscode.EventEmitter<HostState>();
+  readonly onDidChangeState = this.stateEmitter.event;
+  private readonly indexedEmitter = new vscode.EventEmitter<{ folder: vscode.WorkspaceFolder; result: IndexRunResult }>();
+  readonly onDidIndex = this.indexedEmitter.event;
+  private current: HostState = { kind: 'idle' };
+
+  constructor(
+    private readonly storageRoot: vscode.Uri,
+    private readonly log: Log,
+  ) {}
+
+  get state(): HostState {
+    return this.current;
+  }
+
+  folders(): readonly vscode.WorkspaceFolder[] {
+    return (vscode.workspace.workspaceFolders ?? []).filter((f) => f.uri.scheme === 'file');
+  }
+
+  /** The folder that holds a file, with the file's path relative to it ('/' separators). */
+  locate(uri: vscode.Uri): { folder: vscode.WorkspaceFolder; rel: string } | undefined {
+    const folder = vscode.workspace.getWorkspaceFolder(uri);
+    if (!folder || folder.uri.scheme !== 'file') return undefined;
+    const rel = path.relative(folder.uri.fsPath, uri.fsPath).split(path.sep).join('/');
+    if (!rel || rel.startsWith('..')) return undefined;
+    return { folder, rel };
+  }
+
+  folderByUri(uri: string): vscode.WorkspaceFolder | undefined {
+    return this.folders().find((f) => f.uri.toString() === uri);
+  }
+
+  /** Index location: workspace storage (never inside the user's files), one sub-folder per workspace folder. */
+  storeDirFor(folder: vscode.WorkspaceFolder): string {
+    const id = crypto.createHash('sha256').update(folder.uri.toString()).digest('hex').slice(0, 12);
+    const safeName = folder.name.replace(/[^\w.-]+/g, '_').slice(0, 40);
+    return path.join(this.storageRoot.fsPath, 'index', `${safeName}-${id}`);
+  }
+
+  engine(folder: vscode.WorkspaceFolder): Promise<Engine> {
+    const key = folder.uri.toString();
+    let engine = this.engines.get(key);
+    if (!engine) {
+      const started = Date.now();
+      engine = loadEngineModules().then(async (m) => {
+        const storeDir = this.storeDirFor(folder);
+        await vscode.workspace.fs.createDirectory(vscode.Uri.file(storeDir));
+        const config = engineConfigFromSettings(folder);
+        const e = await m.engine.openEngine({
+          folder: folder.uri.fsPath,
+          storeDir,
+          config: { ingest: config.ingest, chunk: config.chunk, embed: config.embed },
+          embedderOverride: true,
+        });
+        this.log.info(`engine for "${folder.name}" open in ${Date.now() - started} ms (store ${storeDir}, embedder ${e.embedder.id}:${e.embedder.model})`);
+        for (const w of e.warnings) this.log.warn(`${folder.name}: ${w}`);
+        return e;
+      });
+      engine.catch((err) => {
+        this.log.error(`could not open the index of "${folder.name}": ${errorMessage(err)}`);
+        if (this.engines.get(key) === engine) this.engines.delete(key);
+      });
+      this.engines.set(key, engine);
+    }
+    return engine;
+  }
+
+  /** Opened engines only (does not load LanceDB). */
+  async openEngines(): Promise<{ folder: vscode.WorkspaceFolder; engine: Engine }[]> {
+    const out: { folder: vscode.WorkspaceFolder; engine: Engine }[] = [];
+    for (const folder of this.folders()) {
+      try {
+        out.push({ folder, engine: await this.engine(folder) });
+      } catch {
+        // reported in the log and in status()
+      }
+    }
+    return out;
+  }
+
+  /**
+   * Runs the indexer for a folder. Runs of one folder never overlap: a request that arrives during a run is
+   * merged with every other waiting request into ONE follow-up run (a burst of changes costs one run).
+   */
+  index(folder: vscode.WorkspaceFolder, request: RunRequest = {}): Promise<IndexRunResult> {
+    const key = folder.uri.toString();
+    let q = this.queues.get(key);
+    if (!q) {
+      q = { pendingPaths: undefined, pendingFull: false };
+      this.queues.set(key, q);
+    }
+    const queue = q;
+    if (request.paths === undefined) queue.pendingPaths = 'all';
+    else if (queue.pendingPaths !== 'all') {
+      queue.pendingPaths ??= new Set();
+      for (const p of request.paths) queue.pendingPaths.add(p);
+    }
+    queue.pendingFull ||= request.full === true;
+    if (!queue.next) {
+      queue.next = (queue.running ?? Promise.resolve(undefined)).catch(() => undefined).then(() => {
+        const paths = queue.pendingPaths;
+        const full = queue.pendingFull;
+        queue.pendingPaths = undefined;
+        queue.pendingFull = false;
+        queue.next = undefined;
+        const run = this.runNow(folder, { paths: paths === 'all' || paths === undefined ? undefined : [...paths], full, signal: request.signal, onProgress: request.onProgress });
+        queue.running = run;
+        run.finally(() => {
+          if (queue.running === run) queue.running = undefined;
+        }).catch(() => undefined);
+        return run;
+      });
+    }
+    return queue.next;
+  }
+
+  /** True while any folder has a run going on or waiting. */
+  busy(): boolean {
+    return [...this.queues.values()].some((q) => q.running || q.next);
+  }
+
+  /** Resolves when no run is going on or waiting (used by the status view and tests). */
+  async idle(): Promise<void> {
+    for (;;) {
+      const pending = [...this.queues.values()].flatMap((q) => [q.running, q.next]).filter((p): p is Promise<IndexRunResult> => !!p);
+      if (pending.length === 0) return;
+      await Promise.allSettled(pending);
+    }
+  }
+
+  private async runNow(folder: vscode.WorkspaceFolder, request: RunRequest): Promise<IndexRunResult> {
+    const engine = await this.engine(folder);
+    const { indexer } = await loadEngineModules();
+    const what = request.full ? 'full rebuild' : request.paths ? `${request.paths.length} changed path(s)` : 'scan';
+    this.log.info(`indexing "${folder.name}" (${what})`);
+    this.setState({ kind: 'indexing', folder: folder.name });
+    try {
+      const result = await indexer.indexFolder(engine, {
+        full: request.full,
+        paths: request.paths,
+        signal: request.signal,
+        onProgress: (p) => {
+          this.setState({ kind: 'indexing', folder: folder.name, progress: p });
+          request.onProgress?.(p);
+        },
+      });
+      if (result.cancelled) this.log.info(`indexing "${folder.name}" cancelled; the index keeps what was finished`);
+      this.log.info(
+        `indexed "${folder.name}": ${result.files} documents, ${result.chunks} passages, ${result.unchanged} unchanged, ${result.errors.length} problem(s) in ${result.ms} ms${result.reembedded ? ' (re-embedded: the embedder changed)' : ''}`,
+      );
+      for (const e of result.errors) this.log.warn(`${folder.name}/${e.path}: ${e.reason}`);
+      this.setState(this.busyElsewhere(folder) ? this.current : { kind: 'idle' });
+      this.indexedEmitter.fire({ folder, result });
+      return result;
+    } catch (err) {
+      const message = errorMessage(err);
+      if (request.signal?.aborted) this.log.info(`indexing "${folder.name}" cancelled`);
+      else this.log.error(`indexing "${folder.name}" failed: ${message}`);
+      this.setState(request.signal?.aborted ? { kind: 'idle' } : { kind: 'error', message });
+      throw err;
+    }
+  }
+
+  private busyElsewhere(folder: vscode.WorkspaceFolder): boolean {
+    return [...this.queues.entries()].some(([k, q]) => k !== folder.uri.toString() && (q.running || q.next));
+  }
+
+  private setState(state: HostState): void {
+    this.current = state;
+    this.stateEmitter.fire(state);
+  }
+
+  async status(): Promise<FolderStatus[]> {
+    const out: FolderStatus[] = [];
+    for (const folder of this.folders()) {
+      const storeDir = this.storeDirFor(folder);
+      try {
+        const engine = await this.engine(folder);
+        const meta = engine.store.meta();
+        out.push({
+          folder,
+          storeDir,
+          files: await engine.store.listFiles(),
+          passages: await engine.store.countPassages(),
+          embedder: meta ? `${meta.embedder.id}:${meta.embedder.model} (${meta.embedder.dimension} dims)` : `${engine.embedder.id}:${engine.embedder.model}`,
+          lastRun: meta?.lastRun,
+        });
+      } catch (err) {
+        out.push({ folder, storeDir, files: [], passages: 0, embedder: '', error: errorMessage(err) });
+      }
+    }
+    return out;
+  }
+
+  /** Total passages over all folders (0 = nothing indexed yet). */
+  async passageCount(): Promise<number> {
+    let n = 0;
+    for (const { engine } of await this.openEngines()) n += await engine.store.countPassages();
+    return n;
+  }
+
+  /** Closes every engine; the next use reopens them with the current settings. */
+  async reset(): Promise<void> {
+    await this.idle();
+    const engines = [...this.engines.values()];
+    this.engines.clear();
+    for (const e of engines) {
+      try {
+        await (await e).close();
+      } catch {
+        // already reported when it failed to open
+      }
+    }
+  }
+
+  dispose(): void {
+    void this.reset();
+    this.stateEmitter.dispose();
+    this.indexedEmitter.dispose();
+  }
+}

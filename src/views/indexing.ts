@@ -1,0 +1,105 @@
+// Index runs with progress: "Reindex documents" (full rebuild, cancellable notification) and the background run at
+// start-up in a trusted workspace (window progress, cancellable through "Docs RAG: Cancel indexing").
+import * as vscode from 'vscode';
+import type { IndexProgress, IndexRunResult } from '../rag/index/indexer';
+import type { EngineHost } from './engineHost';
+import { errorMessage, type Log } from './log';
+
+export interface IndexOutcome {
+  folder: string;
+  result?: IndexRunResult;
+  error?: string;
+}
+
+function progressText(folder: string, p: IndexProgress): string {
+  const files = p.filesTotal ? `${p.filesDone}/${p.filesTotal} files` : '';
+  const rate = p.passagesPerSec ? `, ${Math.round(p.passagesPerSec)} passages/s` : '';
+  return `${folder}: ${p.phase} ${files}${rate}${p.currentFile ? ` — ${p.currentFile}` : ''}`;
+}
+
+export class IndexingController implements vscode.Disposable {
+  private active?: AbortController;
+
+  constructor(
+    private readonly host: EngineHost,
+    private readonly log: Log,
+  ) {}
+
+  cancel(): void {
+    this.active?.abort();
+  }
+
+  /** Indexes every workspace folder with visible progress. `full` rebuilds from scratch. */
+  async run(o: { full: boolean; location: vscode.ProgressLocation; title: string }): Promise<IndexOutcome[]> {
+    this.active?.abort();
+    const abort = new AbortController();
+    this.active = abort;
+    await vscode.commands.executeCommand('setContext', 'docsRag.indexing', true);
+    try {
+      return await vscode.window.withProgress({ location: o.location, title: o.title, cancellable: true }, async (progress, token) => {
+        token.onCancellationRequested(() => abort.abort());
+        const outcomes: IndexOutcome[] = [];
+        let lastDone = 0;
+        for (const folder of this.host.folders()) {
+          if (abort.signal.aborted) break;
+          try {
+            const result = await this.host.index(folder, {
+              full: o.full,
+              signal: abort.signal,
+              onProgress: (p) => {
+                const share = p.filesTotal ? (p.filesDone / p.filesTotal) * 100 : 0;
+                progress.report({ message: progressText(folder.name, p), increment: Math.max(0, share - lastDone) / Math.max(1, this.host.folders().length) });
+                lastDone = share;
+              },
+            });
+            lastDone = 0;
+            outcomes.push({ folder: folder.name, result, error: result.cancelled ? 'cancelled' : undefined });
+          } catch (err) {
+            outcomes.push({ folder: folder.name, error: abort.signal.aborted ? 'cancelled' : errorMessage(err) });
+          }
+        }
+        return outcomes;
+      });
+    } finally {
+      if (this.active === abort) this.active = undefined;
+      await vscode.commands.executeCommand('setContext', 'docsRag.indexing', false);
+    }
+  }
+
+  /** "Docs RAG: Reindex documents": full rebuild with a cancellable notification, then a summary. */
+  async reindex(): Promise<IndexOutcome[]> {
+    if (this.host.folders().length === 0) {
+      void vscode.window.showInformationMessage('Docs RAG: open a folder first; its documents are indexed.');
+      return [];
+    }
+    const outcomes = await this.run({ full: true, location: vscode.ProgressLocation.Notification, title: 'Docs RAG: reindexing documents' });
+    const files = outcomes.reduce((n, o) => n + (o.result?.files ?? 0), 0);
+    const chunks = outcomes.reduce((n, o) => n + (o.result?.chunks ?? 0), 0);
+    const problems = outcomes.reduce((n, o) => n + (o.result?.errors.length ?? 0), 0);
+    const failed = outcomes.filter((o) => o.error && o.error !== 'cancelled');
+    if (outcomes.some((o) => o.error === 'cancelled')) {
+      void vscode.window.showInformationMessage('Docs RAG: reindexing cancelled. The index keeps every file finished so far.');
+    } else if (failed.length) {
+      void vscode.window
+        .showErrorMessage(`Docs RAG: indexing failed for ${failed.map((f) => f.folder).join(', ')}: ${failed[0].error}`, 'Show logs')
+        .then((pick) => pick && vscode.commands.executeCommand('docsRag.showLogs'));
+    } else {
+      const msg = `Docs RAG: ${files} documents, ${chunks} passages indexed${problems ? `; ${problems} file(s) could not be indexed` : ''}.`;
+      void (problems ? vscode.window.showWarningMessage(msg, 'Show status') : vscode.window.showInformationMessage(msg)).then(
+        (pick) => pick && vscode.commands.executeCommand('docsRag.status'),
+      );
+    }
+    return outcomes;
+  }
+
+  /** Background run at start-up: incremental, in the status bar area, only in trusted workspaces. */
+  async background(): Promise<void> {
+    if (!vscode.workspace.isTrusted || this.host.folders().length === 0) return;
+    const outcomes = await this.run({ full: false, location: vscode.ProgressLocation.Window, title: 'Docs RAG: indexing' });
+    for (const o of outcomes) if (o.error && o.error !== 'cancelled') this.log.error(`background indexing of "${o.folder}" failed: ${o.error}`);
+  }
+
+  dispose(): void {
+    this.active?.abort();
+  }
+}

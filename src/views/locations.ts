@@ -1,0 +1,46 @@
+// Turns a passage of the index into a VS Code location: the exact line range of text files, or the passage's range in
+// the read-only extracted-text document of a PDF / DOCX / PPTX / XLSX file.
+import * as vscode from 'vscode';
+import type { Passage } from '../rag/types';
+import type { ExtractedTextProvider } from './extractProvider';
+
+const TEXT_FORMATS = new Set(['md', 'txt', 'html']);
+
+export function isTextFormat(format: string): boolean {
+  return TEXT_FORMATS.has(format);
+}
+
+export function fileUri(folder: vscode.WorkspaceFolder, rel: string): vscode.Uri {
+  return vscode.Uri.joinPath(folder.uri, ...rel.split('/'));
+}
+
+/** Short human label: "docs/guide.md:12-18", "report.pdf, p. 3", "slides.pptx". */
+export function locationLabel(passage: Passage): string {
+  const loc = passage.loc;
+  if (isTextFormat(passage.format) && loc.startLine) {
+    return loc.endLine && loc.endLine !== loc.startLine ? `${passage.path}:${loc.startLine}-${loc.endLine}` : `${passage.path}:${loc.startLine}`;
+  }
+  if (loc.page) return loc.pageEnd && loc.pageEnd !== loc.page ? `${passage.path}, pp. ${loc.page}-${loc.pageEnd}` : `${passage.path}, p. ${loc.page}`;
+  return passage.path;
+}
+
+export class Locator {
+  constructor(private readonly extracts: ExtractedTextProvider) {}
+
+  /** The location a citation opens. Text files: whole lines startLine..endLine of the file as stored. */
+  async locate(folder: vscode.WorkspaceFolder, passage: Passage): Promise<vscode.Location> {
+    const uri = fileUri(folder, passage.path);
+    if (isTextFormat(passage.format) && passage.loc.startLine) {
+      const start = passage.loc.startLine - 1;
+      const end = (passage.loc.endLine ?? passage.loc.startLine) - 1;
+      try {
+        const doc = await vscode.workspace.openTextDocument(uri);
+        const last = Math.min(end, doc.lineCount - 1);
+        return new vscode.Location(uri, new vscode.Range(Math.min(start, last), 0, last, doc.lineAt(last).range.end.character));
+      } catch {
+        return new vscode.Location(uri, new vscode.Range(start, 0, end, 0));
+      }
+    }
+    return this.extracts.locate(folder, passage);
+  }
+}

@@ -1,0 +1,74 @@
+// Reads the `docsRag.*` settings (and `files.exclude`) and maps them onto the engine's configuration.
+import * as vscode from 'vscode';
+import { DEFAULT_EXCLUDE, DEFAULT_INCLUDE, DEFAULT_OLLAMA_EMBED_MODEL, DEFAULT_OLLAMA_HOST } from '../rag/config';
+
+export type AnswerLength = 'short' | 'medium' | 'long';
+
+export interface DocsRagSettings {
+  include: string[];
+  exclude: string[];
+  maxFileSizeMB: number;
+  embedder: 'builtin' | 'ollama';
+  ollamaHost: string;
+  ollamaEmbedModel: string;
+  chatModel: 'vscode' | 'ollama';
+  ollamaChatModel: string;
+  hybridAlpha: number | null;
+  expansion: boolean;
+  rerank: boolean;
+  enableDocumentExpansion: boolean;
+  maxDocumentsToExpand: number;
+  maxChunksPerDocument: number;
+  expansionThreshold: number;
+  answerLength: AnswerLength;
+}
+
+function stringList(value: unknown, fallback: string[]): string[] {
+  return Array.isArray(value) && value.every((v) => typeof v === 'string') ? (value as string[]) : fallback;
+}
+
+function oneOf<T extends string>(value: unknown, allowed: readonly T[], fallback: T): T {
+  return allowed.includes(value as T) ? (value as T) : fallback;
+}
+
+function num(value: unknown, fallback: number): number {
+  return typeof value === 'number' && Number.isFinite(value) ? value : fallback;
+}
+
+/** `files.exclude` entries that are switched on, as picomatch globs that also cover a folder's content. */
+export function filesExcludeGlobs(filesExclude: Record<string, unknown> | undefined): string[] {
+  const globs: string[] = [];
+  for (const [glob, on] of Object.entries(filesExclude ?? {})) {
+    if (on !== true) continue; // `{when: ...}` conditions are about sibling files; they do not apply to documents
+    globs.push(glob);
+    if (!glob.endsWith('/**')) globs.push(`${glob}/**`);
+  }
+  return globs;
+}
+
+export function readSettings(scope?: vscode.ConfigurationScope): DocsRagSettings {
+  const c = vscode.workspace.getConfiguration('docsRag', scope);
+  const filesExclude = vscode.workspace.getConfiguration('files', scope).get<Record<string, unknown>>('exclude');
+  const alpha = c.get<unknown>('search.hybridAlpha');
+  return {
+    include: stringList(c.get('include'), DEFAULT_INCLUDE),
+    exclude: [...stringList(c.get('exclude'), DEFAULT_EXCLUDE), ...filesExcludeGlobs(filesExclude)],
+    maxFileSizeMB: num(c.get('maxFileSizeMB'), 50),
+    embedder: oneOf(c.get('embedder'), ['builtin', 'ollama'] as const, 'builtin'),
+    ollamaHost: c.get<string>('ollama.host') || DEFAULT_OLLAMA_HOST,
+    ollamaEmbedModel: c.get<string>('ollama.embedModel') || DEFAULT_OLLAMA_EMBED_MODEL,
+    chatModel: oneOf(c.get('chatModel'), ['vscode', 'ollama'] as const, 'vscode'),
+    ollamaChatModel: c.get<string>('ollama.chatModel') || 'qwen2.5:7b-instruct',
+    hybridAlpha: typeof alpha === 'number' && alpha >= 0 && alpha <= 1 ? alpha : null,
+    expansion: c.get<boolean>('search.expansion') === true,
+    rerank: c.get<boolean>('search.rerank') === true,
+    enableDocumentExpansion: c.get<boolean>('search.enableDocumentExpansion') !== false,
+    maxDocumentsToExpand: num(c.get('search.maxDocumentsToExpand'), 3),
+    maxChunksPerDocument: num(c.get('search.maxChunksPerDocument'), 20),
+    expansionThreshold: num(c.get('search.expansionThreshold'), 0.3),
+    answerLength: oneOf(c.get('answer.length'), ['short', 'medium', 'long'] as const, 'medium'),
+  };
+}
+
+/** Settings whose change needs the engines to be reopened (a different index layout or embedder). */
+export const ENGINE_SETTINGS = ['docsRag.include', 'docsRag.exclude', 'docsRag.maxFileSizeMB', 'docsRag.embedder', 'docsRag.ollama.host', 'docsRag.ollama.embedModel', 'files.exclude'];

@@ -1,0 +1,99 @@
+// Index status: a one-line summary (status bar, Docs view) and a full report (command, /status) listing every
+// per-file problem with its reason.
+import * as vscode from 'vscode';
+import type { EngineHost, FolderStatus } from './engineHost';
+import type { ViewStatus } from './webviewProtocol';
+
+function problems(s: FolderStatus) {
+  return s.files.filter((f) => f.status !== 'indexed');
+}
+
+function documents(s: FolderStatus): number {
+  return s.files.filter((f) => f.status === 'indexed' && f.passages > 0).length;
+}
+
+export async function statusSummary(host: EngineHost): Promise<ViewStatus> {
+  const folders = host.folders();
+  if (folders.length === 0) return { state: 'empty', message: 'Open a folder to index its documents.', folders: [] };
+  const state = host.state;
+  if (state.kind === 'indexing') {
+    const p = state.progress;
+    const detail = p && p.filesTotal ? ` ${p.filesDone}/${p.filesTotal} files (${p.phase})` : '';
+    return { state: 'indexing', message: `Indexing ${state.folder}…${detail}`, folders: [] };
+  }
+  const all = await host.status();
+  const view = all.map((s) => ({ name: s.folder.name, files: documents(s), passages: s.passages, problems: problems(s).length, embedder: s.embedder }));
+  const files = view.reduce((n, f) => n + f.files, 0);
+  const passages = view.reduce((n, f) => n + f.passages, 0);
+  const bad = view.reduce((n, f) => n + f.problems, 0);
+  const failed = all.find((s) => s.error);
+  if (state.kind === 'error' || failed) {
+    return { state: 'error', message: `Index problem: ${failed?.error ?? (state.kind === 'error' ? state.message : '')} — see "Docs RAG: Show logs".`, folders: view };
+  }
+  const restricted = !vscode.workspace.isTrusted ? ' Restricted Mode: no language model is used.' : '';
+  if (passages === 0) return { state: vscode.workspace.isTrusted ? 'empty' : 'restricted', message: `Nothing indexed yet. Press Reindex.${restricted}`, folders: view };
+  return {
+    state: vscode.workspace.isTrusted ? 'idle' : 'restricted',
+    message: `${files} documents, ${passages} passages indexed${bad ? `, ${bad} file(s) with problems` : ''}.${restricted}`,
+    folders: view,
+  };
+}
+
+function when(ms: number | undefined): string {
+  return ms ? new Date(ms).toISOString().replace('T', ' ').slice(0, 19) + ' UTC' : 'never';
+}
+
+function cell(text: string): string {
+  return text.replace(/\|/g, '\\|').replace(/\r?\n/g, ' ');
+}
+
+export async function statusMarkdown(host: EngineHost): Promise<string> {
+  const out: string[] = ['# Docs RAG — index status', ''];
+  if (!vscode.workspace.isTrusted) {
+    out.push('> Restricted Mode: this workspace is not trusted. Docs RAG does not index in the background and sends nothing to any language model.', '');
+  }
+  const all = await host.status();
+  if (all.length === 0) out.push('No workspace folder is open.');
+  for (const s of all) {
+    out.push(`## ${s.folder.name}`, '');
+    if (s.error) {
+      out.push(`The index could not be opened: ${s.error}`, '', 'Next step: run "Docs RAG: Reindex documents", or see "Docs RAG: Show logs".', '');
+      continue;
+    }
+    const bad = problems(s);
+    out.push(
+      `- Documents indexed: ${documents(s)}`,
+      `- Passages: ${s.passages}`,
+      `- Embedder: ${s.embedder}`,
+      `- Last run: ${when(s.lastRun?.finishedAt)}${s.lastRun ? ` (${s.lastRun.files} files, ${s.lastRun.unchanged} unchanged, ${s.lastRun.errors} errors)` : ''}`,
+      `- Index folder: \`${s.storeDir}\``,
+      '',
+    );
+    if (bad.length === 0) out.push('No problems.', '');
+    else {
+      out.push(`### Files not indexed (${bad.length})`, '', '| File | Status | Reason |', '|---|---|---|');
+      for (const f of bad) out.push(`| ${cell(f.path)} | ${f.status} | ${cell(f.reason)} |`);
+      out.push('');
+    }
+  }
+  return out.join('\n');
+}
+
+export const STATUS_SCHEME = 'docs-rag-status';
+
+/** Read-only document that shows the full status report. */
+export class StatusDocumentProvider implements vscode.TextDocumentContentProvider {
+  private readonly changed = new vscode.EventEmitter<vscode.Uri>();
+  readonly onDidChange = this.changed.event;
+  static readonly uri = vscode.Uri.from({ scheme: STATUS_SCHEME, path: '/Docs RAG index status.md' });
+
+  constructor(private readonly host: EngineHost) {}
+
+  refresh(): void {
+    this.changed.fire(StatusDocumentProvider.uri);
+  }
+
+  provideTextDocumentContent(): Promise<string> {
+    return statusMarkdown(this.host);
+  }
+}
