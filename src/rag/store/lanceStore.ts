@@ -318,6 +318,13 @@ export class LanceStore implements IndexStore {
     return out;
   }
 
+  /** Every stored passage, unordered (tests, diagnostics; reads the whole table). */
+  async scanPassages(): Promise<Passage[]> {
+    if (!this.passages) return [];
+    const rows = await this.passages.query().select(PASSAGE_COLUMNS).toArray();
+    return rows.map((r) => rowToPassage(r as Record<string, unknown>));
+  }
+
   /** Names of the indexes on the passages table. */
   async indexNames(): Promise<string[]> {
     if (!this.passages) return [];

@@ -100,6 +100,6 @@ export interface IndexStore {
   getVectors(ids: string[]): Promise<Map<string, Float32Array>>;
 
   /** Folds unindexed rows into the indexes and prunes old versions. Debounced by the caller. */
-  optimize(): Promise<void>;
+  optimize(options?: { /** Also delete files no version references (after a killed run). */ deleteUnverified?: boolean }): Promise<void>;
   close(): Promise<void>;
 }

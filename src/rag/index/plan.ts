@@ -1,0 +1,62 @@
+// The incremental plan (Continue's contract): compare the walk's (path, size, mtime) with the files table. Files whose size or
+// mtime changed (or that are new) are candidates; they are hashed, and a same hash only touches the record.
+import { createHash } from 'node:crypto';
+import * as fs from 'node:fs';
+import type { FileRecord } from '../store/types';
+import { inScope, type WalkEntry } from './walk';
+
+export interface Candidate {
+  entry: WalkEntry;
+  /** The file's record, when the index knows it. */
+  previous?: FileRecord;
+}
+
+export interface IndexPlan {
+  /** New files (no record). */
+  add: Candidate[];
+  /** Known files whose size/mtime changed, or all of them on a full run / another embedder. */
+  update: Candidate[];
+  /** Records whose file is gone (deleted, renamed, now excluded). */
+  remove: string[];
+  /** Records whose file has the same size and mtime. */
+  unchanged: FileRecord[];
+}
+
+export interface PlanOptions {
+  /** Re-process every file. */
+  full?: boolean;
+  /** `${embedder.id}:${embedder.model}`: records of another embedder are redone. */
+  embedderKey: string;
+  /** Only records in this scope can be removed (incremental hint); undefined = the whole folder was walked. */
+  scope?: Set<string>;
+}
+
+export function planChanges(walked: WalkEntry[], records: FileRecord[], o: PlanOptions): IndexPlan {
+  const byPath = new Map(records.map((r) => [r.path, r]));
+  const plan: IndexPlan = { add: [], update: [], remove: [], unchanged: [] };
+  const seen = new Set<string>();
+  for (const entry of walked) {
+    seen.add(entry.path);
+    const previous = byPath.get(entry.path);
+    if (!previous) plan.add.push({ entry });
+    else if (o.full || previous.embedder !== o.embedderKey || previous.size !== entry.size || previous.mtimeMs !== entry.mtimeMs) {
+      plan.update.push({ entry, previous });
+    } else plan.unchanged.push(previous);
+  }
+  for (const r of records) {
+    if (seen.has(r.path)) continue;
+    if (!o.scope || inScope(o.scope, r.path)) plan.remove.push(r.path);
+  }
+  return plan;
+}
+
+/** sha256 hex of a file's bytes, streamed. */
+export function hashFile(abs: string): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const h = createHash('sha256');
+    const s = fs.createReadStream(abs, { highWaterMark: 1 << 20 });
+    s.on('data', (d) => h.update(d));
+    s.on('error', reject);
+    s.on('end', () => resolve(h.digest('hex')));
+  });
+}

@@ -1,0 +1,116 @@
+// Lists the files of a folder that the include/exclude globs select (picomatch), as relative '/' paths with size and mtime.
+// The store folder is always excluded, wherever it is.
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import picomatch from 'picomatch';
+
+export interface WalkEntry {
+  /** Relative to the folder, '/' separators. */
+  path: string;
+  abs: string;
+  size: number;
+  mtimeMs: number;
+}
+
+export interface WalkOptions {
+  include: string[];
+  exclude: string[];
+  /** Absolute store folder: never walked. */
+  storeDir?: string;
+  signal?: AbortSignal;
+}
+
+export interface PathFilter {
+  /** Does the file (relative path) belong to the index? */
+  accepts(rel: string): boolean;
+  /** Can a folder (relative path) hold indexed files? False for excluded folders. */
+  entersDir(rel: string): boolean;
+}
+
+export function createPathFilter(folder: string, o: WalkOptions): PathFilter {
+  const include = picomatch(o.include, { nocase: true, dot: false });
+  const exclude = picomatch(o.exclude.length > 0 ? o.exclude : ['\0never'], { dot: true });
+  const storeRel = o.storeDir ? toRel(folder, path.resolve(o.storeDir)) : null;
+  const inStore = (rel: string) =>
+    storeRel !== null && storeRel !== '' && !storeRel.startsWith('../') && (rel === storeRel || rel.startsWith(`${storeRel}/`));
+  return {
+    accepts: (rel) => !inStore(rel) && include(rel) && !exclude(rel),
+    entersDir: (rel) => !inStore(rel) && !exclude(rel) && !exclude(`${rel}/x`),
+  };
+}
+
+export function toRel(folder: string, abs: string): string {
+  return path.relative(folder, abs).split(path.sep).join('/');
+}
+
+/** Walks the whole folder. Symlinked files are followed, symlinked folders are not (no cycles). */
+export async function walkFolder(folder: string, o: WalkOptions, startDir?: string): Promise<WalkEntry[]> {
+  const root = path.resolve(folder);
+  const filter = createPathFilter(root, o);
+  const out: WalkEntry[] = [];
+  const stack: string[] = [startDir ? path.resolve(root, startDir) : root];
+  while (stack.length > 0) {
+    if (o.signal?.aborted) break;
+    const dir = stack.pop()!;
+    let entries: fs.Dirent[];
+    try {
+      entries = await fs.promises.readdir(dir, { withFileTypes: true });
+    } catch {
+      continue; // unreadable folder: nothing to index there
+    }
+    const files: string[] = [];
+    for (const e of entries) {
+      const abs = path.join(dir, e.name);
+      const rel = toRel(root, abs);
+      if (e.isDirectory()) {
+        if (filter.entersDir(rel)) stack.push(abs);
+      } else if ((e.isFile() || e.isSymbolicLink()) && filter.accepts(rel)) {
+        files.push(abs);
+      }
+    }
+    const stats = await Promise.all(files.map((abs) => fs.promises.stat(abs).catch(() => null)));
+    stats.forEach((st, i) => {
+      if (st && st.isFile()) out.push({ path: toRel(root, files[i]), abs: files[i], size: st.size, mtimeMs: st.mtimeMs });
+    });
+  }
+  out.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
+  return out;
+}
+
+/**
+ * Stats only the given paths (absolute or relative to the folder): the incremental hint of a watcher. A path that is a folder
+ * is walked. `scope` holds every hinted relative path: the plan removes records at or under a scope path that no longer exist.
+ */
+export async function statPaths(folder: string, paths: string[], o: WalkOptions): Promise<{ entries: WalkEntry[]; scope: Set<string> }> {
+  const root = path.resolve(folder);
+  const filter = createPathFilter(root, o);
+  const scope = new Set<string>();
+  const found = new Map<string, WalkEntry>();
+  for (const p of paths) {
+    const abs = path.resolve(root, p);
+    const rel = toRel(root, abs);
+    if (rel === '' || rel === '..' || rel.startsWith('../')) {
+      if (rel === '') for (const e of await walkFolder(root, o)) found.set(e.path, e);
+      if (rel === '') scope.add('');
+      continue;
+    }
+    scope.add(rel);
+    const parts = rel.split('/');
+    if (parts.slice(0, -1).some((_, i) => !filter.entersDir(parts.slice(0, i + 1).join('/')))) continue;
+    const st = await fs.promises.stat(abs).catch(() => null);
+    if (st?.isFile() && filter.accepts(rel)) found.set(rel, { path: rel, abs, size: st.size, mtimeMs: st.mtimeMs });
+    else if (st?.isDirectory() && filter.entersDir(rel)) for (const e of await walkFolder(root, o, abs)) found.set(e.path, e);
+  }
+  return { entries: [...found.values()].sort((a, b) => (a.path < b.path ? -1 : 1)), scope };
+}
+
+/** Is `rel` one of the scope paths or inside one of them? ('' = the whole folder.) */
+export function inScope(scope: Set<string>, rel: string): boolean {
+  if (scope.has('') || scope.has(rel)) return true;
+  let i = rel.lastIndexOf('/');
+  while (i > 0) {
+    if (scope.has(rel.slice(0, i))) return true;
+    i = rel.lastIndexOf('/', i - 1);
+  }
+  return false;
+}

@@ -1,0 +1,53 @@
+// Helpers shared by the crash and incremental tests: a comparable snapshot of an index, and workspace copies.
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import { openStore } from '../../src/rag/store';
+
+export const SHARED = process.env.DOCS_RAG_SHARED
+  ? path.resolve(process.env.DOCS_RAG_SHARED)
+  : path.resolve(__dirname, '../../../shared');
+export const WORKSPACE = path.join(SHARED, 'eval/workspace');
+export const REALDOCS = path.join(SHARED, 'eval/realdocs');
+
+export interface IndexSnapshot {
+  /** Sorted "path \t level \t chunkPath \t text" lines, one per passage (a multiset). */
+  passages: string[];
+  ids: string[];
+  duplicateIds: string[];
+  /** Sorted "path \t status \t passages" lines. */
+  files: string[];
+}
+
+export async function snapshot(storeDir: string): Promise<IndexSnapshot> {
+  const store = await openStore(storeDir);
+  try {
+    const all = await store.scanPassages();
+    const seen = new Set<string>();
+    const duplicateIds: string[] = [];
+    for (const p of all) {
+      if (seen.has(p.id)) duplicateIds.push(p.id);
+      seen.add(p.id);
+    }
+    const files = (await store.listFiles()).map((f) => `${f.path}\t${f.status}\t${f.passages}`).sort();
+    return {
+      passages: all.map((p) => `${p.path}\t${p.level}\t${p.chunkPath}\t${p.text}`).sort(),
+      ids: all.map((p) => p.id).sort(),
+      duplicateIds,
+      files,
+    };
+  } finally {
+    await store.close();
+  }
+}
+
+/** Copies a folder tree (files only). */
+export function copyTree(from: string, to: string, filter: (rel: string) => boolean = () => true, base = from): void {
+  fs.mkdirSync(to, { recursive: true });
+  for (const e of fs.readdirSync(from, { withFileTypes: true })) {
+    const src = path.join(from, e.name);
+    const rel = path.relative(base, src);
+    if (!filter(rel)) continue;
+    if (e.isDirectory()) copyTree(src, path.join(to, e.name), filter, base);
+    else if (e.isFile()) fs.copyFileSync(src, path.join(to, e.name));
+  }
+}
