@@ -35,10 +35,21 @@ export interface EmbedConfig {
   timeoutMs: number;
 }
 
+/** LLM-built index enrichments (opt-in; off when absent). Uses Ollama at `embed.ollamaHost`. */
+export interface EnrichConfig {
+  /** Prepend a short model-written context to each passage's indexText (contextual retrieval). */
+  contextual: boolean;
+  /** Abstractive summaries for documents (L0) and sections (L1), extractive on any model error. */
+  summaries: boolean;
+  /** Ollama chat model (default qwen2.5:7b-instruct). */
+  model?: string;
+}
+
 export interface EngineConfig {
   ingest: IngestConfig;
   chunk: ChunkConfig;
   embed: EmbedConfig;
+  enrich?: EnrichConfig;
 }
 
 export const DEFAULT_INCLUDE = ['**/*.{md,markdown,txt,html,htm,pdf,docx,pptx,xlsx}'];

@@ -1,0 +1,182 @@
+// LLM-built enrichments over passages from the real Markdown loader and chunker, through the real `ollama` client
+// against the Ollama-API test server: contextual indexText, abstractive summaries, cache hits, model failure
+// fallback, and resume after `kill -9` of a child process mid-enrichment.
+import { strict as assert } from 'node:assert';
+import { spawn } from 'node:child_process';
+import * as fs from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import { OllamaChatModel } from '../../src/rag/answer/ollamaChat';
+import { chunkDocument } from '../../src/rag/chunk';
+import { defaultConfig } from '../../src/rag/config';
+import { CACHE_FILE, EnrichCache, enrichForIndex, enrichPassagesWithStats } from '../../src/rag/enrich';
+import { parseBytes } from '../../src/rag/ingest';
+import type { IndexedPassage } from '../../src/rag/types';
+import { startFakeOllama, type FakeChatRequest, type FakeOllama } from '../helpers/ollamaServer';
+
+const ROOT = path.resolve(__dirname, '../..');
+
+/** Deterministic "model": the context names the passage's first words; summaries start with "Summary:". */
+function enrichModel(req: FakeChatRequest): string {
+  const system = req.messages[0]?.content ?? '';
+  const user = req.messages[1]?.content ?? '';
+  if (/situates a passage/.test(system)) {
+    const passage = /<passage[^>]*>\n([\s\S]*?)\n<\/passage>/.exec(user)?.[1] ?? '';
+    return `CTX about ${passage.split(/\s+/).slice(0, 3).join(' ')}`;
+  }
+  if (/You summarise/.test(system)) {
+    const text = /<text[^>]*>\n([\s\S]*?)\n<\/text>/.exec(user)?.[1] ?? '';
+    return `Summary: ${text.split(/\s+/).slice(0, 6).join(' ')}`;
+  }
+  return 'unexpected prompt';
+}
+
+function markdownDoc(sections: number): string {
+  const parts = ['# Urlaubsrecht\n', 'Dieses Dokument fasst die Regeln zum Erholungsurlaub zusammen.\n'];
+  for (let i = 1; i <= sections; i++) {
+    parts.push(`## Abschnitt ${i}\n`);
+    parts.push(`Regel ${i}: Der Arbeitnehmer hat Anspruch auf ${20 + i} Werktage Urlaub im Kalenderjahr. ${'Weitere Erläuterungen folgen hier. '.repeat(4)}\n`);
+  }
+  return parts.join('\n');
+}
+
+async function passagesOf(md: string, name = 'docs/urlaub.md'): Promise<IndexedPassage[]> {
+  const doc = await parseBytes(new TextEncoder().encode(md), 'md', name);
+  return chunkDocument(doc, { path: name, fileHash: 'hash-1' }, defaultConfig().chunk);
+}
+
+describe('enrich: contextual retrieval and summaries', function () {
+  this.timeout(60_000);
+  let server: FakeOllama;
+  let dir: string;
+  beforeEach(async () => {
+    server = await startFakeOllama({ chat: enrichModel });
+    dir = fs.mkdtempSync(path.join(os.tmpdir(), 'docs-rag-enrich-'));
+  });
+  afterEach(async () => {
+    await server.close();
+    EnrichCache.forget(dir);
+    fs.rmSync(dir, { recursive: true, force: true });
+  });
+
+  it('prepends a context to indexText of passages, keeps text, replaces L0/L1 summaries, and caches by content', async () => {
+    const passages = await passagesOf(markdownDoc(10));
+    const l2 = passages.filter((p) => p.level === 2);
+    assert.ok(l2.length >= 10 && passages.some((p) => p.level === 0) && passages.some((p) => p.level === 1));
+    const chatModel = new OllamaChatModel({ model: 'llama3.2', host: server.url });
+    const progress: number[] = [];
+    const first = await enrichPassagesWithStats(passages, { chatModel, cacheDir: dir, onProgress: (p) => progress.push(p.done) });
+    assert.equal(first.stats.generated, passages.length);
+    assert.equal(first.stats.cached, 0);
+    assert.deepEqual(progress, passages.map((_p, i) => i + 1));
+    for (const [i, p] of first.passages.entries()) {
+      const orig = passages[i];
+      if (p.level === 2) {
+        assert.equal(p.text, orig.text, 'display text stays the original');
+        assert.ok(p.indexText.startsWith(`CTX about ${orig.text.split(/\s+/).slice(0, 3).join(' ')}`), p.indexText);
+        assert.ok(p.indexText.endsWith(orig.indexText));
+      } else {
+        assert.match(p.text, /^Summary: /);
+        assert.ok(p.indexText.includes(p.text));
+      }
+    }
+    assert.equal(passages[0].indexText.startsWith('CTX'), false, 'input passages are not mutated');
+    const calls = server.requests.filter((r) => r.path === '/api/chat').length;
+    assert.equal(calls, passages.length);
+
+    // A second run over the same content: every result from the cache file, no model call.
+    EnrichCache.forget(dir);
+    const second = await enrichPassagesWithStats(passages, { chatModel, cacheDir: dir });
+    assert.equal(second.stats.cached, passages.length);
+    assert.equal(second.stats.hits, passages.length);
+    assert.equal(server.requests.filter((r) => r.path === '/api/chat').length, calls);
+    assert.deepEqual(second.passages.map((p) => p.indexText), first.passages.map((p) => p.indexText));
+
+    // One changed section (outside the document's lead): only its passage, its section summary and the document
+    // summary built from the section summaries are recomputed.
+    const changed = await passagesOf(markdownDoc(10).replace('Regel 10: Der Arbeitnehmer hat Anspruch auf 30', 'Regel 10: Die Arbeitnehmerin hat Anspruch auf 30'));
+    assert.equal(changed.length, passages.length);
+    const third = await enrichPassagesWithStats(changed, { chatModel, cacheDir: dir });
+    assert.equal(third.stats.generated, 3, `generated ${third.stats.generated} of ${changed.length}`);
+    assert.equal(third.stats.cached, changed.length - third.stats.generated);
+  });
+
+  it('falls back to the plain passages when the model fails, and warns once', async () => {
+    await server.close();
+    server = await startFakeOllama({ chat: enrichModel, models: ['llama3.2'] });
+    const passages = await passagesOf(markdownDoc(2));
+    const warnings: string[] = [];
+    const config = { ...defaultConfig(), enrich: { contextual: true, summaries: true, model: 'qwen2.5:7b-instruct' } };
+    config.embed.ollamaHost = server.url;
+    const out = await enrichForIndex(passages, { config, storeDir: dir, onWarning: (m) => warnings.push(m) });
+    assert.deepEqual(out.map((p) => [p.text, p.indexText]), passages.map((p) => [p.text, p.indexText]), 'extractive summaries and plain indexText kept');
+    const again = await enrichForIndex(passages, { config, storeDir: dir, onWarning: (m) => warnings.push(m) });
+    assert.equal(again.length, passages.length);
+    assert.equal(warnings.length, 1);
+    assert.match(warnings[0], /ollama pull qwen2\.5:7b-instruct/);
+    assert.equal(server.requests.filter((r) => r.path === '/api/chat').length, 1, 'a missing model is asked once, not per passage or file');
+  });
+
+  it('is off unless configured', async () => {
+    const passages = await passagesOf(markdownDoc(1));
+    const out = await enrichForIndex(passages, { config: defaultConfig(), storeDir: dir });
+    assert.equal(out, passages);
+    assert.equal(server.requests.length, 0);
+  });
+
+  it('resumes after kill -9 mid-enrichment: finished results are cache hits, only the rest is generated', async () => {
+    await server.close();
+    server = await startFakeOllama({ chat: enrichModel, delayMs: 150 });
+    const md = markdownDoc(12);
+    const mdFile = path.join(dir, 'doc.md');
+    fs.writeFileSync(mdFile, md);
+    const passages = await passagesOf(md);
+    const total = passages.length;
+    assert.ok(total >= 20, `${total} passages`);
+
+    const script = path.join(dir, 'child.ts');
+    fs.writeFileSync(
+      script,
+      [
+        `import * as fs from 'node:fs';`,
+        `import { OllamaChatModel } from ${JSON.stringify(path.join(ROOT, 'src/rag/answer/ollamaChat'))};`,
+        `import { chunkDocument } from ${JSON.stringify(path.join(ROOT, 'src/rag/chunk'))};`,
+        `import { defaultConfig } from ${JSON.stringify(path.join(ROOT, 'src/rag/config'))};`,
+        `import { enrichPassages } from ${JSON.stringify(path.join(ROOT, 'src/rag/enrich'))};`,
+        `import { parseBytes } from ${JSON.stringify(path.join(ROOT, 'src/rag/ingest'))};`,
+        `(async () => {`,
+        `  const doc = await parseBytes(fs.readFileSync(${JSON.stringify(mdFile)}), 'md', 'docs/urlaub.md');`,
+        `  const passages = chunkDocument(doc, { path: 'docs/urlaub.md', fileHash: 'hash-1' }, defaultConfig().chunk);`,
+        `  const chatModel = new OllamaChatModel({ model: 'llama3.2', host: process.argv[2] });`,
+        `  await enrichPassages(passages, { chatModel, cacheDir: ${JSON.stringify(dir)}, onProgress: (p) => process.stdout.write(p.done + '\\n') });`,
+        `  process.stdout.write('finished\\n');`,
+        `})();`,
+      ].join('\n'),
+    );
+    const child = spawn(process.execPath, ['--import', 'tsx', script, server.url], { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] });
+    let out = '';
+    let err = '';
+    child.stdout.on('data', (d) => (out += d));
+    child.stderr.on('data', (d) => (err += d));
+    const cacheFile = path.join(dir, CACHE_FILE);
+    const lines = () => (fs.existsSync(cacheFile) ? fs.readFileSync(cacheFile, 'utf8').split('\n').filter(Boolean).length : 0);
+    const deadline = Date.now() + 30_000;
+    while (lines() < 5) {
+      if (Date.now() > deadline || child.exitCode !== null) assert.fail(`child did not progress: ${out} ${err}`);
+      await new Promise((r) => setTimeout(r, 25));
+    }
+    child.kill('SIGKILL');
+    await new Promise((r) => child.once('exit', r));
+    assert.ok(!out.includes('finished'), 'killed before it finished');
+    const done = lines();
+    assert.ok(done >= 5 && done < total, `${done} of ${total} cached before the kill`);
+
+    const before = server.requests.filter((r) => r.path === '/api/chat').length;
+    const chatModel = new OllamaChatModel({ model: 'llama3.2', host: server.url });
+    const rerun = await enrichPassagesWithStats(passages, { chatModel, cacheDir: dir });
+    assert.equal(rerun.stats.cached, done, 'every result finished before the kill is a cache hit');
+    assert.equal(rerun.stats.generated, total - done);
+    assert.equal(server.requests.filter((r) => r.path === '/api/chat').length - before, total - done);
+    assert.equal(lines(), total);
+  });
+});
