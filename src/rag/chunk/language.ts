@@ -29,6 +29,9 @@ const EN_WORDS = new Set(
 // Words that are function words in both languages are excluded above on purpose ("in", "so", "was" count for both
 // lists where they appear; the difference decides).
 
+/** German and English function words (used as a stop list by the builtin embedder). */
+export const FUNCTION_WORDS: ReadonlySet<string> = new Set([...DE_WORDS, ...EN_WORDS]);
+
 const DE_CHARS = /[äöüß]/g;
 const DE_SEQ = /(sch|ch|ung\b|keit|heit|lich|ei|ie|tz|pf|zw|\bge|\bbe|\bver|en\b|z)/g;
 const EN_SEQ = /(th|wh|ing\b|tion|ly\b|ee|oo|ou|ea|ow|aw|y\b|'s\b|ce\b|ph|qu|ed\b|s\b|ive\b|al\b|ity\b|ment|c[aou]|ct)/g;
