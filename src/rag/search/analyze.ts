@@ -16,11 +16,12 @@ const DE_WORDS = new Set(
   ('der die das den dem des ein eine einen einem einer und oder nicht ist sind wird werden wie was wann wer wo welche welcher welches ' +
     'muss müssen kann können darf dürfen ich mein meine mir mich bei beim nach vor für mit ohne über unter zwischen vom zum zur im ' +
     'auch noch nur wenn ob dass sich gilt gelten hat haben habe frist urlaub arbeitgeber arbeitnehmer gesetz kündigung lohn stunden ' +
-    'tage wochen monate jahr jahre pausen pause bis seit laut gibt es mehr als weniger unterschied alle zwischen dauer')
+    'tage wochen monate jahr jahre pausen pause bis seit laut gibt es mehr als weniger unterschied alle zwischen dauer ' +
+    'man pro mindestens stunde woche monat jahr darf dürfen soll sollen gesetzlich muß eines einer')
     .split(/\s+/),
 );
 const EN_WORDS = new Set(
-  ('the a an and or not is are was were be been how what when who where which why do does did can could should would must may ' +
+  ('the a an and or not is are were be been how what when who where which why do does did can could should would must may ' +
     'i my me you your it its of to in on for with without by from into about between than then this that these those there ' +
     'if all list difference default set use using get build package crate crates dependency dependencies version file files')
     .split(/\s+/),

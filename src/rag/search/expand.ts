@@ -53,6 +53,9 @@ export async function multiQuery(model: ChatModel, query: string, lang: Lang, o:
   return out;
 }
 
+/** Typical refusals/apologies instead of a passage (English and German). */
+const REFUSAL_RE = /^(sorry|i('m| am)? (can ?not|can't|cannot|unable)|i can't|as an ai|es tut mir leid|entschuldigung|ich kann (leider )?nicht|als (ki|sprachmodell))/i;
+
 /** HyDE: a short hypothetical passage that would answer the query, written in the query's language. */
 export async function hypotheticalDocument(model: ChatModel, query: string, lang: Lang, o: Omit<ExpansionOptions, 'n'>): Promise<string> {
   const text = await chatWithTimeout(
@@ -70,6 +73,7 @@ export async function hypotheticalDocument(model: ChatModel, query: string, lang
     { signal: o.signal, maxTokens: 300 },
   );
   const passage = text.trim();
+  if (REFUSAL_RE.test(passage)) throw new ModelError('bad-output', 'The model refused to write a hypothetical passage.');
   if (passage.length < 20) throw new ModelError('bad-output', 'The model returned no usable hypothetical passage.');
   return passage.slice(0, 2000);
 }
