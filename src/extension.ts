@@ -62,8 +62,9 @@ export function activate(context: vscode.ExtensionContext): DocsRagApi {
   // Heavy work (LanceDB, the first scan) starts after activation has returned.
   const startup = new Promise<void>((resolve) => setTimeout(() => void restart().then(() => resolve()), 0));
   const activationMs = Math.round((performance.now() - started) * 10) / 10;
+  const engineLoadedAtActivation = Object.keys(require.cache).some((id) => id.includes(`${'@lancedb'}/lancedb`));
   log.info(`activated in ${activationMs} ms${vscode.workspace.isTrusted ? '' : ' (Restricted Mode: no background indexing, no language models)'}`);
-  return { activationMs, host, service, docsView, watcher, indexing, startup };
+  return { activationMs, engineLoadedAtActivation, host, service, docsView, watcher, indexing, startup };
 }
 
 export function deactivate(): void {}

@@ -8,6 +8,8 @@ import type { DocumentWatcher } from './watcher';
 export interface DocsRagApi {
   /** How long `activate` took, in ms. */
   activationMs: number;
+  /** Whether LanceDB was already loaded when `activate` returned (it should not be: it loads on first use). */
+  engineLoadedAtActivation: boolean;
   host: EngineHost;
   service: DocsService;
   docsView: DocsViewProvider;

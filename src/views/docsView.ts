@@ -66,6 +66,11 @@ export class DocsViewProvider implements vscode.WebviewViewProvider, vscode.Disp
     );
   }
 
+  /** The location a result or citation id of the view opens. */
+  target(id: number): ResolvedHit | undefined {
+    return this.targets.get(id);
+  }
+
   /** Waits until the view's script has said it is ready. */
   whenReady(): Promise<void> {
     if (this.ready && this.view) return Promise.resolve();

@@ -1,0 +1,137 @@
+// The @docs chat participant: answers through the test language model (vendor "copilot") with [n] citations as
+// inline anchors and references whose ranges are the cited passages; /search lists passages; no index → a Reindex
+// button. Also runs in the real Chat view (workbench.action.chat.open) and takes the chat-answer.png screenshot.
+import * as assert from 'node:assert/strict';
+import * as os from 'node:os';
+import path from 'node:path';
+import * as vscode from 'vscode';
+import { createChatHandler, type DocsChatResult } from '../../../src/views/chatParticipant';
+import { DocsService } from '../../../src/views/docsService';
+import { EngineHost } from '../../../src/views/engineHost';
+import { ExtractedTextProvider } from '../../../src/views/extractProvider';
+import { Locator } from '../../../src/views/locations';
+import { driverAvailable, evaluate, screenshot } from '../runner/driverClient';
+import { api, fileLines, sameRange, waitUntil } from './helpers';
+import { testLog } from './testLog';
+
+type Recorded =
+  | { kind: 'markdown'; text: string }
+  | { kind: 'anchor'; location: vscode.Location; title?: string }
+  | { kind: 'reference'; location: vscode.Location }
+  | { kind: 'button'; command: vscode.Command }
+  | { kind: 'progress'; text: string };
+
+/** Records what the participant writes (stands in for the response stream VS Code passes to the handler). */
+function recordingStream(): { stream: vscode.ChatResponseStream; parts: Recorded[] } {
+  const parts: Recorded[] = [];
+  const md = (v: string | vscode.MarkdownString) => (typeof v === 'string' ? v : v.value);
+  const stream = {
+    markdown: (v: string | vscode.MarkdownString) => parts.push({ kind: 'markdown', text: md(v) }),
+    anchor: (v: vscode.Uri | vscode.Location, title?: string) => {
+      assert.ok(v instanceof vscode.Location, 'anchors carry a Location with a range');
+      parts.push({ kind: 'anchor', location: v, title });
+    },
+    reference: (v: vscode.Uri | vscode.Location) => {
+      assert.ok(v instanceof vscode.Location, 'references carry a Location with a range');
+      parts.push({ kind: 'reference', location: v });
+    },
+    button: (command: vscode.Command) => parts.push({ kind: 'button', command }),
+    progress: (text: string) => parts.push({ kind: 'progress', text }),
+    filetree: () => undefined,
+    push: () => undefined,
+  } as unknown as vscode.ChatResponseStream;
+  return { stream, parts };
+}
+
+async function testModel(): Promise<vscode.LanguageModelChat> {
+  const models = await vscode.lm.selectChatModels({ vendor: 'copilot' });
+  assert.ok(models.length > 0, 'the test language model (vendor copilot) is installed');
+  return models[0];
+}
+
+function request(prompt: string, model: vscode.LanguageModelChat, command?: string): vscode.ChatRequest {
+  return { prompt, command, model, references: [], toolReferences: [], toolInvocationToken: undefined } as unknown as vscode.ChatRequest;
+}
+
+const context = { history: [] } as unknown as vscode.ChatContext;
+
+describe('@docs chat participant', () => {
+  before(async () => {
+    await (await api()).host.idle();
+  });
+
+  it('answers with [n] anchors whose ranges are the cited passages, and lists them as references', async () => {
+    const a = await api();
+    const handler = createChatHandler(a.service, testLog());
+    const { stream, parts } = recordingStream();
+    const cts = new vscode.CancellationTokenSource();
+    const result = (await handler(request('Wie viele Tage Urlaub hat eine Vollzeitkraft im Kalenderjahr?', await testModel()), context, stream, cts.token)) as DocsChatResult;
+    assert.equal(result.errorDetails, undefined, result.errorDetails?.message);
+    const text = parts.filter((p) => p.kind === 'markdown').map((p) => (p as { text: string }).text).join('');
+    assert.match(text, /30 Arbeitstage/, `answer: ${text}`);
+    const anchors = parts.filter((p): p is Extract<Recorded, { kind: 'anchor' }> => p.kind === 'anchor');
+    const refs = parts.filter((p): p is Extract<Recorded, { kind: 'reference' }> => p.kind === 'reference');
+    assert.ok(anchors.length > 0, 'inline citation anchors');
+    assert.ok(refs.length > 0, 'references');
+    assert.equal(result.metadata.citations, refs.length);
+    // The anchor right after the sentence with "30 Arbeitstage" points at the lines that say so.
+    const idx = parts.findIndex((p) => p.kind === 'markdown' && p.text.includes('30 Arbeitstage'));
+    const anchor = parts.slice(idx).find((p) => p.kind === 'anchor') as Extract<Recorded, { kind: 'anchor' }>;
+    assert.ok(anchor, 'the sentence is followed by its citation');
+    assert.match(anchor.title ?? '', /^\[\d+\] docs\/urlaub\.md:\d+/);
+    assert.match(fileLines(anchor.location.uri, anchor.location.range.start.line, anchor.location.range.end.line), /30 Arbeitstage/);
+    // Every anchor is one of the references (same file and range).
+    for (const an of anchors) {
+      assert.ok(refs.some((r) => r.location.uri.toString() === an.location.uri.toString() && sameRange(r.location.range, an.location.range)), `anchor ${an.title} is referenced`);
+    }
+    assert.ok(parts.some((p) => p.kind === 'progress'), 'progress names the stages');
+  });
+
+  it('/search lists passages with anchors and shows document markup as text', async () => {
+    const a = await api();
+    const handler = createChatHandler(a.service, testLog());
+    const { stream, parts } = recordingStream();
+    const cts = new vscode.CancellationTokenSource();
+    const result = (await handler(request('xylophone-sentinel', await testModel(), 'search'), context, stream, cts.token)) as DocsChatResult;
+    assert.equal(result.errorDetails, undefined);
+    const anchors = parts.filter((p) => p.kind === 'anchor') as Extract<Recorded, { kind: 'anchor' }>[];
+    assert.ok(anchors.some((an) => an.location.uri.path.endsWith('/payloads.md')), 'payloads.md is found');
+    const markdown = parts.filter((p) => p.kind === 'markdown').map((p) => (p as { text: string }).text).join('');
+    assert.doesNotMatch(markdown, /(^|[^\\])<(script|img|iframe|b)\b/i, 'markup from documents is escaped');
+    assert.ok(!parts.some((p) => p.kind === 'progress' && /Writing the answer/.test(p.text)), '/search does not generate an answer');
+  });
+
+  it('with no index yet offers a Reindex button', async () => {
+    const log = testLog();
+    const tmp = vscode.Uri.file(path.join(os.tmpdir(), `docs-rag-empty-${Date.now()}`));
+    const host = new EngineHost(tmp, log);
+    try {
+      const service = new DocsService(host, new Locator(new ExtractedTextProvider(host)), log);
+      const { stream, parts } = recordingStream();
+      const cts = new vscode.CancellationTokenSource();
+      await createChatHandler(service, log)(request('Was steht im Build-Guide?', await testModel()), context, stream, cts.token);
+      const button = parts.find((p) => p.kind === 'button') as Extract<Recorded, { kind: 'button' }> | undefined;
+      assert.equal(button?.command.command, 'docsRag.reindex');
+    } finally {
+      await host.reset();
+    }
+  });
+
+  it('answers in the real Chat view (screenshot chat-answer.png)', async () => {
+    assert.ok(driverAvailable(), 'run through scripts/vscode/run-tests.sh, which starts the browser driver');
+    await vscode.commands.executeCommand('workbench.action.chat.open', { query: '@docs Wie viele Tage Urlaub hat eine Vollzeitkraft?' });
+    const text = await waitUntil(
+      'the @docs answer in the Chat view',
+      async () => {
+        const t = await evaluate<string>(
+          "Array.from(document.querySelectorAll('.interactive-response')).map((e) => e.textContent || '').join('\\n')",
+        );
+        return /30 Arbeitstage/.test(t) && /urlaub\.md/.test(t) ? t : '';
+      },
+      60_000,
+      500,
+    );
+    assert.match(text, /30 Arbeitstage/);
+    await screenshot('chat-answer');
+  });
+});

@@ -1,0 +1,62 @@
+// Citations open exact ranges: text files at their line range, PDF and DOCX passages in the read-only extracted-text
+// document with the cited range selected and the page named.
+import * as assert from 'node:assert/strict';
+import * as vscode from 'vscode';
+import { toLocationArg } from '../../../src/views/citationCommands';
+import { api, fileLines, flat, rangeText, sameRange, searchFor } from './helpers';
+
+function words(text: string): string[] {
+  return text.toLowerCase().match(/[\p{L}\p{N}]+/gu) ?? [];
+}
+
+async function openAndCheckSelection(location: vscode.Location): Promise<vscode.TextEditor> {
+  await vscode.commands.executeCommand('docsRag.openLocation', toLocationArg(location));
+  const editor = vscode.window.activeTextEditor;
+  assert.ok(editor, 'an editor is open');
+  assert.equal(editor.document.uri.toString(), location.uri.toString());
+  assert.ok(sameRange(editor.selection, location.range), `selection ${rangeText(editor.selection)} = cited ${rangeText(location.range)}`);
+  return editor;
+}
+
+describe('citations open exact ranges', () => {
+  before(async () => {
+    await (await api()).host.idle();
+  });
+
+  afterEach(async () => {
+    await vscode.commands.executeCommand('workbench.action.closeAllEditors');
+  });
+
+  it('a Markdown passage opens at the file lines that hold it', async () => {
+    const a = await api();
+    const hit = await searchFor(a, 'Resturlaub übertragen bis 31. März', 'docs/urlaub.md');
+    assert.equal(hit.location.uri.scheme, 'file');
+    const lines = fileLines(hit.location.uri, hit.location.range.start.line, hit.location.range.end.line);
+    const inFile = new Set(words(lines));
+    const missing = words(hit.hit.passage.text).filter((w) => !inFile.has(w));
+    assert.deepEqual(missing, [], `lines ${rangeText(hit.location.range)} hold the passage`);
+    const editor = await openAndCheckSelection(hit.location);
+    assert.ok(editor.document.getText(editor.selection).includes('31. März'));
+  });
+
+  it('a PDF passage opens in the extracted text with its range selected and its page named', async () => {
+    const a = await api();
+    const hit = await searchFor(a, 'Antrag auf Mitgliedschaft', 'mitgliedsantrag.pdf');
+    assert.equal(hit.location.uri.scheme, 'docs-rag-extract');
+    assert.equal(hit.hit.passage.loc.page, 1);
+    const editor = await openAndCheckSelection(hit.location);
+    assert.equal(flat(editor.document.getText(editor.selection)), flat(hit.hit.passage.text));
+    const above = editor.document.getText(new vscode.Range(0, 0, hit.location.range.start.line, 0));
+    assert.match(above, /── Page 1 ──/);
+    assert.equal(hit.note, 'page 1');
+  });
+
+  it('a DOCX passage opens in the extracted text with its range selected', async () => {
+    const a = await api();
+    const hit = await searchFor(a, 'Ruhepausen Arbeitnehmer Arbeitszeit', 'ArbZG.docx');
+    assert.equal(hit.location.uri.scheme, 'docs-rag-extract');
+    const editor = await openAndCheckSelection(hit.location);
+    assert.equal(flat(editor.document.getText(editor.selection)), flat(hit.hit.passage.text));
+    assert.match(editor.document.lineAt(0).text, /Extracted text of ArbZG\.docx/);
+  });
+});

@@ -1,0 +1,77 @@
+// "Docs RAG: Reindex documents" over the fixture workspace: every document indexed (Markdown, text, DOCX, PDF), the
+// index kept in VS Code's workspace storage (never inside the user's files), and the status report listing them.
+import * as assert from 'node:assert/strict';
+import { existsSync } from 'node:fs';
+import path from 'node:path';
+import * as vscode from 'vscode';
+import type { IndexOutcome } from '../../../src/views/indexing';
+import { api, folder } from './helpers';
+
+const FIXTURE_DOCS = ['docs/urlaub.md', 'docs/build-cache.md', 'notes.txt', 'payloads.md', 'ArbZG.docx', 'mitgliedsantrag.pdf'];
+
+describe('reindex command', () => {
+  let outcomes: IndexOutcome[];
+
+  before(async () => {
+    const a = await api();
+    await a.startup;
+    outcomes = (await vscode.commands.executeCommand<IndexOutcome[]>('docsRag.reindex'))!;
+  });
+
+  it('indexes every fixture document with no problems', async () => {
+    assert.equal(outcomes.length, 1);
+    const o = outcomes[0];
+    assert.equal(o.error, undefined, `reindex failed: ${o.error}`);
+    assert.ok(o.result, 'the run has a result');
+    assert.deepEqual(o.result.errors, []);
+    assert.ok(o.result.files >= FIXTURE_DOCS.length, `documents: ${o.result.files}`);
+    const a = await api();
+    const engine = await a.host.engine(folder());
+    const files = await engine.store.listFiles();
+    for (const rel of FIXTURE_DOCS) {
+      const rec = files.find((f) => f.path === rel);
+      assert.ok(rec, `${rel} is in the index`);
+      assert.equal(rec.status, 'indexed', `${rel}: ${rec.reason}`);
+      assert.ok(rec.passages > 0, `${rel} has passages`);
+    }
+  });
+
+  it('keeps the index in workspace storage, not in the workspace', async () => {
+    const a = await api();
+    const storeDir = a.host.storeDirFor(folder());
+    const ws = folder().uri.fsPath;
+    assert.ok(!path.resolve(storeDir).startsWith(path.resolve(ws) + path.sep), `store ${storeDir} is outside ${ws}`);
+    assert.ok(existsSync(storeDir), 'the store exists');
+    assert.ok(!existsSync(path.join(ws, '.docs-rag')), 'no .docs-rag folder in the workspace');
+  });
+
+  it('shows the index status with files, passages and the embedder', async () => {
+    const report = await vscode.commands.executeCommand<string>('docsRag.status');
+    assert.ok(report);
+    assert.match(report, /Documents indexed: \d+/);
+    assert.match(report, /Passages: [1-9]\d*/);
+    assert.match(report, /Embedder: builtin/);
+    assert.match(report, /No problems\./);
+    const editor = vscode.window.activeTextEditor;
+    assert.equal(editor?.document.uri.scheme, 'docs-rag-status');
+    await vscode.commands.executeCommand('workbench.action.closeActiveEditor');
+  });
+
+  it('lists a broken file in the status with its reason, and keeps indexing the rest', async () => {
+    const a = await api();
+    const broken = vscode.Uri.joinPath(folder().uri, 'broken.docx');
+    await vscode.workspace.fs.writeFile(broken, Buffer.from('PK\u0003\u0004 this is not really a zip'));
+    try {
+      const result = await a.host.index(folder(), { paths: ['broken.docx'] });
+      const err = result.errors.find((e) => e.path === 'broken.docx');
+      assert.ok(err, 'broken.docx is reported');
+      assert.ok(err.reason.length > 5, `reason: ${err.reason}`);
+      const report = await vscode.commands.executeCommand<string>('docsRag.status');
+      assert.ok(report?.includes('broken.docx'), 'the status lists broken.docx');
+      await vscode.commands.executeCommand('workbench.action.closeActiveEditor');
+    } finally {
+      await vscode.workspace.fs.delete(broken);
+      await a.host.index(folder(), { paths: ['broken.docx'] });
+    }
+  });
+});

@@ -1,0 +1,85 @@
+// File watching: a new document is indexed, a deleted one forgotten, a renamed one moves; a burst of many files
+// coalesces into few index runs. Real file system events from the VS Code server.
+import * as assert from 'node:assert/strict';
+import { promises as fs } from 'node:fs';
+import path from 'node:path';
+import * as vscode from 'vscode';
+import { api, fileUri, folder, waitUntil } from './helpers';
+
+async function indexedPaths(): Promise<Set<string>> {
+  const a = await api();
+  const engine = await a.host.engine(folder());
+  return new Set((await engine.store.listFiles()).filter((f) => f.status === 'indexed').map((f) => f.path));
+}
+
+async function searchPaths(query: string): Promise<string[]> {
+  const { hits } = await (await api()).service.search(query, { k: 10 });
+  return hits.map((h) => h.hit.passage.path);
+}
+
+describe('file watcher', () => {
+  before(async () => {
+    await (await api()).host.idle();
+  });
+
+  it('indexes a new file and forgets it when deleted', async () => {
+    const rel = 'docs/neu-quokka.md';
+    await fs.writeFile(fileUri(rel).fsPath, '# Quokka\n\nDer Quokka-Bericht 4711 beschreibt das Wombat-Protokoll im Detail.\n');
+    await waitUntil('the new file in search results', async () => (await searchPaths('Quokka-Bericht Wombat-Protokoll')).includes(rel), 30_000, 500);
+    await fs.unlink(fileUri(rel).fsPath);
+    await waitUntil('the deleted file gone from the index', async () => !(await indexedPaths()).has(rel), 30_000, 500);
+    assert.ok(!(await searchPaths('Quokka-Bericht Wombat-Protokoll')).includes(rel));
+  });
+
+  it('follows a rename', async () => {
+    const from = 'docs/alt-name.md';
+    const to = 'docs/neuer-name.md';
+    await fs.writeFile(fileUri(from).fsPath, '# Umbenennung\n\nDas Kakapo-Verfahren 0815 regelt die Umbenennung von Dateien.\n');
+    await waitUntil('the file indexed', async () => (await indexedPaths()).has(from), 30_000, 500);
+    await fs.rename(fileUri(from).fsPath, fileUri(to).fsPath);
+    await waitUntil('the index following the rename', async () => {
+      const p = await indexedPaths();
+      return p.has(to) && !p.has(from);
+    }, 30_000, 500);
+    assert.deepEqual(await searchPaths('Kakapo-Verfahren 0815').then((p) => p.filter((x) => x.includes('name.md'))), [to]);
+    await fs.unlink(fileUri(to).fsPath);
+    await waitUntil('cleanup', async () => !(await indexedPaths()).has(to), 30_000, 500);
+  });
+
+  it('coalesces a burst of 300 new files into a few runs', async () => {
+    const a = await api();
+    const dir = path.join(folder().uri.fsPath, 'burst');
+    await fs.mkdir(dir, { recursive: true });
+    let batches = 0;
+    const sub = a.watcher.onDidQueue(() => batches++);
+    try {
+      await Promise.all(
+        Array.from({ length: 300 }, (_, i) => fs.writeFile(path.join(dir, `note-${i}.md`), `# Notiz ${i}\n\nBurst-Notiz Nummer ${i} über das Thema Stapelverarbeitung.\n`)),
+      );
+      await waitUntil('all 300 burst files indexed', async () => {
+        const p = await indexedPaths();
+        return Array.from({ length: 300 }, (_, i) => `burst/note-${i}.md`).every((r) => p.has(r));
+      }, 120_000, 1000);
+      assert.ok(batches >= 1 && batches <= 5, `the watcher queued ${batches} runs for 300 files`);
+    } finally {
+      sub.dispose();
+      await fs.rm(dir, { recursive: true, force: true });
+      await waitUntil('burst files removed', async () => ![...(await indexedPaths())].some((p) => p.startsWith('burst/')), 60_000, 1000);
+    }
+  });
+
+  it('ignores files outside the include globs', async () => {
+    const a = await api();
+    let batches = 0;
+    const sub = a.watcher.onDidQueue(() => batches++);
+    try {
+      await fs.writeFile(fileUri('ignored.log').fsPath, 'not a document');
+      await new Promise((r) => setTimeout(r, 1500));
+      assert.equal(batches, 0);
+    } finally {
+      sub.dispose();
+      await fs.unlink(fileUri('ignored.log').fsPath);
+    }
+  });
+});
+
