@@ -18,24 +18,29 @@ function markdownParser(): MarkdownIt {
 /** Pandoc heading attributes such as `{#anchor .class}` at the end of a heading. */
 const HEADING_ATTRS = /\s*\{[#.][^}]*\}\s*$/;
 
-/** Plain text of an inline token: text, code and image alt text; soft breaks become spaces. */
+/**
+ * Plain text of an inline token: text, code and image alt text; soft breaks become line breaks. Pieces from different
+ * tokens that meet word-to-word ("`derive`s") get a space, so every word of the text occurs in the source lines.
+ */
 function inlineText(token: Token | undefined): string {
   if (!token || !token.children) return token?.content ?? '';
   let out = '';
+  const append = (piece: string): void => {
+    if (piece && /[\p{L}\p{N}]$/u.test(out) && /^[\p{L}\p{N}]/u.test(piece)) out += ' ';
+    out += piece;
+  };
   for (const child of token.children) {
     switch (child.type) {
       case 'text':
       case 'code_inline':
-        out += child.content;
+        append(child.content);
         break;
       case 'softbreak':
       case 'hardbreak':
         out += '\n';
         break;
       case 'image':
-        out += inlineText(child);
-        break;
-      case 'html_inline':
+        append(inlineText(child));
         break;
       default:
         break;

@@ -128,9 +128,11 @@ export class ParserPool {
 
   private spawn(): Slot {
     const resourceLimits = { maxOldGenerationSizeMb: this.maxMemoryMb };
+    // A variable, not a literal: bundlers must not try to resolve the source-only tsx loader.
+    const tsxLoader = 'tsx/cjs';
     const worker = this.workerPath.endsWith('.ts')
       ? // Running from source: register tsx inside the worker, then load the TypeScript entry.
-        new Worker(`require(${JSON.stringify(require.resolve('tsx/cjs'))}); require(${JSON.stringify(this.workerPath)});`, {
+        new Worker(`require(${JSON.stringify(require.resolve(tsxLoader))}); require(${JSON.stringify(this.workerPath)});`, {
           eval: true,
           resourceLimits,
         })
