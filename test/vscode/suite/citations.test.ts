@@ -41,7 +41,7 @@ describe('citations open exact ranges', () => {
 
   it('a PDF passage opens in the extracted text with its range selected and its page named', async () => {
     const a = await api();
-    const hit = await searchFor(a, 'Antrag auf Mitgliedschaft', 'mitgliedsantrag.pdf');
+    const hit = await searchFor(a, 'Antrag auf Mitgliedschaft', 'mitgliedsantrag.pdf', 2);
     assert.equal(hit.location.uri.scheme, 'docs-rag-extract');
     assert.equal(hit.hit.passage.loc.page, 1);
     const editor = await openAndCheckSelection(hit.location);
@@ -51,9 +51,20 @@ describe('citations open exact ranges', () => {
     assert.equal(hit.note, 'page 1');
   });
 
+  it('a section hit (L1) of a DOCX opens the range of all its passages', async () => {
+    const a = await api();
+    const hit = await searchFor(a, 'Ruhepausen Arbeitnehmer Arbeitszeit', 'ArbZG.docx', 1);
+    const editor = await openAndCheckSelection(hit.location);
+    const selected = flat(editor.document.getText(editor.selection));
+    const engine = await a.host.engine(hit.folder);
+    const children = (await engine.store.getFilePassages(hit.hit.passage.path, [2])).filter((p) => p.chunkPath.startsWith(`${hit.hit.passage.chunkPath}/`));
+    assert.ok(children.length > 0, 'the section has passages');
+    for (const c of children) assert.ok(selected.includes(flat(c.text)), 'the selection covers every passage of the section');
+  });
+
   it('a DOCX passage opens in the extracted text with its range selected', async () => {
     const a = await api();
-    const hit = await searchFor(a, 'Ruhepausen Arbeitnehmer Arbeitszeit', 'ArbZG.docx');
+    const hit = await searchFor(a, 'Ruhepausen Arbeitnehmer Arbeitszeit', 'ArbZG.docx', 2);
     assert.equal(hit.location.uri.scheme, 'docs-rag-extract');
     const editor = await openAndCheckSelection(hit.location);
     assert.equal(flat(editor.document.getText(editor.selection)), flat(hit.hit.passage.text));

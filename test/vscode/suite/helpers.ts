@@ -58,10 +58,10 @@ export async function textAt(location: vscode.Location): Promise<string> {
 }
 
 /** Searches until a hit from `rel` shows up (the index may still be updating). */
-export async function searchFor(a: DocsRagApi, query: string, rel: string, timeoutMs = 30_000): Promise<ResolvedHit> {
+export async function searchFor(a: DocsRagApi, query: string, rel: string, level?: number, timeoutMs = 30_000): Promise<ResolvedHit> {
   return waitUntil(`a hit in ${rel} for "${query}"`, async () => {
-    const { hits } = await a.service.search(query, { k: 10 });
-    return hits.find((h) => h.hit.passage.path === rel);
+    const { hits } = await a.service.search(query, { k: 20 });
+    return hits.find((h) => h.hit.passage.path === rel && (level === undefined || h.hit.passage.level === level));
   }, timeoutMs, 500);
 }
 
