@@ -27,7 +27,7 @@ export interface AgenticResult {
 export async function agenticAnswer(question: string, model: ChatModel, tools: ToolContext, opts: AgenticOptions): Promise<AgenticResult> {
   const maxRounds = Math.max(1, opts.maxRounds ?? 4);
   const runner = new ToolRunner(tools);
-  const initial = opts.initial?.length ? `\n\nFirst search results:\n${runner.render(opts.initial)}` : '';
+  const initial = opts.initial?.length ? `\n\nFirst search results:\n<sources>\n${runner.render(opts.initial)}\n</sources>` : '';
   const messages: ChatMessage[] = [
     { role: 'system', content: agenticSystemPrompt(opts.lang, maxRounds) },
     { role: 'user', content: `Question: ${question}${initial}` },

@@ -16,8 +16,10 @@ export interface AnswerOptions {
   retriever: Retriever;
   /** No model (null/undefined): the extractive answer. */
   chatModel?: ChatModel | null;
-  /** Why there is no model (e.g. Restricted Mode); added to the notes of the extractive answer. */
+  /** Why there is no model (e.g. Restricted Mode, or the model failed its check); added to the notes. */
   noModelNote?: string;
+  /** 'model-failed' labels the extractive answer "the language model is unavailable" instead of "no model configured". */
+  extractiveReason?: 'no-model' | 'model-failed';
   /** Embedder of the index: confirms paraphrased sentences in the citation check. */
   embedder?: Embedder;
   /** Store access for the agentic mode's tools. */
@@ -26,7 +28,7 @@ export interface AnswerOptions {
   mode?: 'auto' | 'generative' | 'agentic' | 'extractive';
   /** Passages retrieved (default 8). */
   k?: number;
-  /** Most passages given to the model (default 6), fewer if the context window is small. */
+  /** Most passages given to the model (default 16), fewer if the context window is small. */
   maxSources?: number;
   /** Tokens kept free for the answer (default 1024, at most a third of the window). */
   answerTokens?: number;
@@ -78,7 +80,17 @@ export async function answerQuestion(question: string, opts: AnswerOptions): Pro
 
   const t1 = performance.now();
   opts.onStage?.('Searching…');
-  const retrieval = await opts.retriever.retrieve(q, { k: opts.k ?? 8, signal: opts.signal });
+  const model = opts.chatModel ?? null;
+  const wanted = opts.mode ?? 'auto';
+  const generating = !!model && wanted !== 'extractive';
+  // With a model the retriever also builds the answer context (parents, neighbours, expanded documents) within the
+  // model's window; the extractive answer quotes the hits themselves.
+  const retrieval = await opts.retriever.retrieve(q, {
+    k: opts.k ?? 8,
+    signal: opts.signal,
+    context: generating,
+    ...(generating ? { contextWindow: model!.contextWindow, answerLength: opts.length ?? 'medium' } : {}),
+  });
   trace.push(...retrieval.trace);
   const lang: Lang = retrieval.analysis.lang;
   const hits = retrieval.hits;
@@ -115,11 +127,10 @@ export async function answerQuestion(question: string, opts: AnswerOptions): Pro
     };
   };
 
-  const model = opts.chatModel ?? null;
-  const wanted = opts.mode ?? 'auto';
   if (!model || wanted === 'extractive') {
     if (opts.noModelNote) notes.push(opts.noModelNote);
-    return extractive('no-model');
+    if (opts.extractiveReason === 'model-failed') flags.modelFailed = true;
+    return extractive(opts.extractiveReason ?? 'no-model');
   }
   if (hits.length === 0 && wanted !== 'agentic') {
     // Nothing to ground an answer in: say so instead of letting the model guess.
@@ -176,10 +187,22 @@ export async function answerQuestion(question: string, opts: AnswerOptions): Pro
   async function generate(): Promise<{ text: string; sources: NumberedSource[] }> {
     const t = performance.now();
     const fixed = estimateTokens(answerSystemPrompt(lang, opts.length) + q) + 64;
-    const srcs = selectSources(hits, opts.maxSources ?? 6, Math.max(256, window - answerTokens - fixed));
-    const messages = buildAnswerMessages(q, srcs, lang, opts.length);
-    const res = await model!.chat(messages, { signal: opts.signal, onToken, maxTokens: answerTokens });
-    trace.push(span('answer.generate', t, { sources: srcs.length, promptTokensEst: estimateTokens(messages.map((m) => m.content).join('\n')), answerChars: res.text.length }));
+    // The retriever's budgeted context when it built one (in priority order), else the hits.
+    const candidates: SearchHit[] = retrieval.context?.passages.length
+      ? retrieval.context.passages.map((c) => ({ passage: c.passage, score: c.score }))
+      : hits;
+    let srcs = selectSources(candidates, opts.maxSources ?? 16, Math.max(256, window - answerTokens - fixed));
+    let res;
+    try {
+      res = await model!.chat(buildAnswerMessages(q, srcs, lang, opts.length), { signal: opts.signal, onToken, maxTokens: answerTokens });
+    } catch (err) {
+      // One retry with half the sources when the prompt overflowed the window (nothing was streamed yet).
+      if (!(err instanceof ModelError && err.kind === 'context-overflow') || srcs.length < 2) throw err;
+      srcs = srcs.slice(0, Math.ceil(srcs.length / 2));
+      trace.push(span('answer.overflow-retry', t, { sources: srcs.length }));
+      res = await model!.chat(buildAnswerMessages(q, srcs, lang, opts.length), { signal: opts.signal, onToken, maxTokens: answerTokens });
+    }
+    trace.push(span('answer.generate', t, { sources: srcs.length, candidates: candidates.length, answerChars: res.text.length }));
     return { text: res.text, sources: srcs };
   }
 

@@ -52,7 +52,11 @@ export function sentenceCitations(sentence: string): number[] {
 
 /** Removes citation markers (for term checks and display without numbers). */
 export function withoutMarkers(text: string): string {
-  return text.replace(MARKER_RE, ' ').replace(/\s+/g, ' ').trim();
+  return text
+    .replace(MARKER_RE, ' ')
+    .replace(/\s+/g, ' ')
+    .replace(/ ([.,;:!?])/g, '$1')
+    .trim();
 }
 
 export function toCitation(n: number, p: Passage): Citation {
