@@ -8,9 +8,8 @@ import { openEngine, type Engine } from '../rag/engine';
 import { buildBeirIndex, type BulkStore } from '../rag/eval/beirIndex';
 import { loadBeir, loadWorkspaceQueries } from '../rag/eval/datasets';
 import { evaluateBeir, evaluateWorkspace, summaryJson, type EvalReport } from '../rag/eval/runner';
-import { indexFolder } from '../rag/index/indexer';
 import { createRetriever } from '../rag/search';
-import { NAMED_CONFIGS } from '../rag/search/configs';
+import { BASE_SETTINGS, NAMED_CONFIGS, type SearchSettings } from '../rag/search/configs';
 import type { ChatModel } from '../rag/types';
 import { UsageError, parse, printJson } from './common';
 import { SEARCH_FLAGS, chatModelFrom, embedOverrides, searchOverrides } from './searchOptions';
@@ -31,13 +30,14 @@ export async function run(argv: string[]): Promise<number> {
     reindex: { type: 'boolean' },
     'quote-edges': { type: 'boolean' },
     'per-query': { type: 'boolean' },
+    set: { type: 'string', multiple: true },
   });
   if (!values.beir && !(values.folder && values.queries)) throw new UsageError('eval needs --folder <folder> --queries <jsonl>, or --beir <dir>');
   const configs = resolveConfigs(values.config, !!values['chat-model']);
   const limit = values.limit === undefined ? undefined : Number(values.limit);
   if (limit !== undefined && (!Number.isInteger(limit) || limit < 1)) throw new UsageError('--limit must be a positive whole number');
   const { embed, explicit } = embedOverrides(values);
-  const overrides = searchOverrides(values);
+  const overrides = { ...searchOverrides(values), ...parseSets(values.set ?? []) };
   const progress = (label: string) => (done: number, total: number) => {
     if (process.stderr.isTTY) process.stderr.write(`\r${label} ${done}/${total}   `);
   };
@@ -75,6 +75,7 @@ export async function run(argv: string[]): Promise<number> {
       config: { embed, ingest: { exclude: [...defaultExclude(), ...EVAL_EXCLUDE] } },
       embedderOverride: explicit,
     });
+    const { indexFolder } = await import('../rag/index/indexer');
     const res = await indexFolder(engine, { full: values.reindex });
     if (res.errors.length) for (const e of res.errors) process.stderr.write(`docs-rag: not indexed: ${e.path}: ${e.reason}\n`);
     process.stderr.write(`docs-rag: index ${storeDir}: ${res.files} documents, ${res.chunks} passages (${res.unchanged} unchanged)\n`);
@@ -102,6 +103,24 @@ export async function run(argv: string[]): Promise<number> {
   } finally {
     await engine.close();
   }
+}
+
+/** `--set key=value` (repeatable): any SearchSettings field, value parsed as JSON when it parses, else a string. */
+function parseSets(list: string[]): Partial<SearchSettings> {
+  const out: Record<string, unknown> = {};
+  for (const item of list) {
+    const eq = item.indexOf('=');
+    if (eq < 1) throw new UsageError(`--set takes key=value, got "${item}"`);
+    const key = item.slice(0, eq);
+    if (!(key in BASE_SETTINGS)) throw new UsageError(`--set: unknown setting "${key}"; known: ${Object.keys(BASE_SETTINGS).join(', ')}`);
+    const raw = item.slice(eq + 1);
+    try {
+      out[key] = JSON.parse(raw);
+    } catch {
+      out[key] = raw;
+    }
+  }
+  return out as Partial<SearchSettings>;
 }
 
 function defaultExclude(): string[] {

@@ -19,6 +19,8 @@ export interface CandidateRequest {
   vector: boolean;
   fusion: 'rrf' | 'weighted';
   rrfK: number;
+  /** Weight of the vector list in RRF (keyword list: 1). */
+  rrfVectorWeight?: number;
   alpha: number;
   withVectors: boolean;
 }
@@ -51,7 +53,7 @@ export async function gatherCandidates(store: IndexStore, embedder: Embedder, r:
       r.queries.forEach((_, i) => {
         const k = r.keyword ? kw.value[i] : undefined;
         const v = r.vector ? vec.lists[i] : undefined;
-        if (k && v) perQuery.push(r.fusion === 'weighted' ? weightedFusion(k, v, r.alpha) : reciprocalRankFusion([k, v], r.rrfK));
+        if (k && v) perQuery.push(r.fusion === 'weighted' ? weightedFusion(k, v, r.alpha) : reciprocalRankFusion([k, v], r.rrfK, [1, r.rrfVectorWeight ?? 1]));
         else perQuery.push((k ?? v ?? []).map((h) => ({ ...h })));
       });
       if (r.keyword) for (let i = r.queries.length; i < keywordTexts.length; i++) perQuery.push(kw.value[i]);

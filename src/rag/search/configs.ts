@@ -12,6 +12,8 @@ export interface SearchSettings {
   /** 'rrf' (reciprocal rank fusion) or 'weighted' (min-max normalised scores mixed by alpha). */
   fusion: 'rrf' | 'weighted';
   rrfK: number;
+  /** Weight of the vector list in RRF (the keyword list has weight 1). */
+  rrfVectorWeight: number;
   /** Fixed alpha (weight of the vector list); undefined: the query analysis picks it (weighted fusion only). */
   alpha?: number;
   /** Alpha chosen by query analysis for ordinary / exact-token queries. */
@@ -30,6 +32,11 @@ export interface SearchSettings {
   rerankBatchSize: number;
   /** Hits whose reranker score (0..1) is below this are dropped before the limit. */
   rerankThreshold: number;
+  /** Drop hits mostly contained in a higher-ranked hit of the same file (section vs. its passage). */
+  dedupe: boolean;
+  dedupeThreshold: number;
+  /** At most this many hits per file before hits of other files (0 = no cap); the rest moves down, not out. */
+  maxPerDocument: number;
   mmr: boolean;
   mmrLambda: number;
   /** Context augmentation for answers. */
@@ -54,6 +61,7 @@ export const BASE_SETTINGS: SearchSettings = {
   vector: true,
   fusion: 'rrf',
   rrfK: 60,
+  rrfVectorWeight: 1,
   alpha: undefined,
   analysisAlpha: 0.5,
   analysisAlphaExact: 0.3,
@@ -65,6 +73,9 @@ export const BASE_SETTINGS: SearchSettings = {
   rerankTopN: 30,
   rerankBatchSize: 10,
   rerankThreshold: 0.1,
+  dedupe: false,
+  dedupeThreshold: 0.8,
+  maxPerDocument: 0,
   mmr: false,
   mmrLambda: 0.7,
   parentSection: true,
@@ -86,6 +97,7 @@ export const NAMED_CONFIGS: Record<string, { description: string; settings: Part
   default: { description: 'what ships: hybrid RRF with the settings chosen by measurement (see EVALUATION.md)', settings: {} },
   'hybrid-weighted': { description: 'hybrid with weighted fusion, alpha from query analysis', settings: { fusion: 'weighted' } },
   'default+lexical': { description: 'default + model-free expansion (compound splitting, stems)', settings: { lexicalExpansion: true } },
+  'default+dedupe': { description: 'default + near-duplicate removal', settings: { dedupe: true } },
   'default+mmr': { description: 'default + MMR diversity', settings: { mmr: true } },
   'default-levels-all': { description: 'default, searching L0-L2 for every query', settings: { levels: [0, 1, 2] } },
   'default-l2-only': { description: 'default, passages (L2) only', settings: { levels: [2] } },

@@ -10,6 +10,7 @@ import { gatherCandidates } from './candidates';
 import type { SearchSettings } from './configs';
 import { hypotheticalDocument, multiQuery } from './expand';
 import { lexicalVariant } from './lexical';
+import { capPerDocument, dropNearDuplicates } from './dedupe';
 import { describeFailure } from './llm';
 import { mmr } from './mmr';
 import { LlmReranker } from './rerank';
@@ -132,12 +133,25 @@ class ChunkFlow implements Flow {
         vector: s.vector,
         fusion: s.fusion,
         rrfK: s.rrfK,
+        rrfVectorWeight: s.rrfVectorWeight,
         alpha: q.analysis.alpha,
         withVectors: s.mmr,
       },
       q.tracer,
     );
     hits = await rerankStage(this.deps, q, hits);
+    if (s.dedupe) {
+      hits = await q.tracer.span(
+        'dedupe',
+        () => dropNearDuplicates(hits, s.dedupeThreshold),
+        (r) => ({ dropped: r.dropped }),
+      ).then((r) => r.hits);
+    }
+    if (s.maxPerDocument > 0) {
+      const capped = capPerDocument(hits, s.maxPerDocument);
+      q.tracer.record('diversity', 0, { moved: capped.moved });
+      hits = capped.hits;
+    }
     if (s.mmr) hits = await mmrStage(this.deps, q, hits);
     return hits.slice(0, q.k);
   }
