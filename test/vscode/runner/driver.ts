@@ -35,6 +35,8 @@ export interface DriveOptions {
 export interface DriveResult {
   exitCode: number;
   timedOut: boolean;
+  /** VS Code never became an Extension Development Host within 90 s, so the tests could not start. */
+  notStarted: boolean;
   requestsServed: number;
 }
 
@@ -80,15 +82,35 @@ export async function drive(o: DriveOptions): Promise<DriveResult> {
     await page.goto(testUrl(o), { waitUntil: 'domcontentloaded', timeout: 60_000 });
     let timer: NodeJS.Timeout | undefined;
     const timeout = new Promise<'timeout'>((r) => (timer = setTimeout(() => r('timeout'), o.timeoutMs)));
-    const outcome = await Promise.race([exited, timeout]);
+    // Fail fast when VS Code opens a normal window instead of an Extension Development Host (tests never start).
+    const notStarted = (async (): Promise<'not-started' | undefined> => {
+      const deadline = Date.now() + 90_000;
+      while (Date.now() < deadline) {
+        if ((await page.title().catch(() => '')).includes('Extension Development Host')) return undefined;
+        await new Promise((r) => setTimeout(r, 500));
+      }
+      return 'not-started';
+    })();
+    const outcome = await Promise.race([
+      exited,
+      timeout,
+      notStarted.then((v) => (v ? v : new Promise<never>(() => undefined))),
+    ]);
+    if (outcome === 'not-started') {
+      clearTimeout(timer);
+      stopPolling = true;
+      await poller;
+      await page.screenshot({ path: path.join(o.resultsDir, 'not-started.png') }).catch(() => undefined);
+      return { exitCode: 1, timedOut: false, notStarted: true, requestsServed: served };
+    }
     clearTimeout(timer);
     stopPolling = true;
     await poller;
     if (outcome === 'timeout') {
       await page.screenshot({ path: path.join(o.resultsDir, 'timeout.png') }).catch(() => undefined);
-      return { exitCode: 1, timedOut: true, requestsServed: served };
+      return { exitCode: 1, timedOut: true, notStarted: false, requestsServed: served };
     }
-    return { exitCode: outcome, timedOut: false, requestsServed: served };
+    return { exitCode: outcome, timedOut: false, notStarted: false, requestsServed: served };
   } finally {
     stopPolling = true;
     await browser?.close().catch(() => undefined);

@@ -1,5 +1,6 @@
 // Runs the extension tests in a real VS Code (the server inside code-server, driven by headless Chromium).
 //   node --import tsx test/vscode/runner/main.ts [--stage dev|package|all] [--skip-build] [--vsix <file>]
+//     [--extension-path <dir>] [--tests <bundle.js>]   (the last two: dev stage, for debugging the runner itself)
 // Stage "dev": the extension from this repo (extensionDevelopmentPath) with D2's suites
 //   (out/vscode-tests/suite/index.js; the smoke suite when D2's entry does not exist yet).
 // Stage "package": builds the platform VSIX (npm run package), installs it into a clean extensions dir and runs
@@ -114,10 +115,13 @@ async function runStage(paths: HostPaths, stage: 'dev' | 'package', args: Args, 
   } else {
     if (!vsix || !existsSync(vsix)) throw new Error(`the extension VSIX ${vsix} does not exist; run npm run package`);
     installVsix(paths, vsix, dirs);
+    // VS Code runs extensionTestsPath only in an Extension Development Host, so an empty harness extension is the
+    // development extension while Docs RAG itself runs from the installed VSIX.
+    devPath = path.join(repo, 'test/vscode/runner/harness-extension');
     testsEntry = path.join(outDir, 'smoke/index.js');
   }
   if (!existsSync(testsEntry)) throw new Error(`test bundle ${testsEntry} missing; run node scripts/vscode/build-tests.mjs`);
-  log(`${stage}: tests ${path.relative(repo, testsEntry)}, workspace ${workspace}, extension ${devPath ?? `installed from ${path.basename(vsix!)}`}`);
+  log(`${stage}: tests ${path.relative(repo, testsEntry)}, workspace ${workspace}, extension ${stage === 'dev' ? devPath : `installed from ${path.basename(vsix!)}`}`);
 
   const env: Record<string, string> = {
     DOCS_RAG_TEST_RESULTS: resultsDir,
@@ -142,6 +146,9 @@ async function runStage(paths: HostPaths, stage: 'dev' | 'package', args: Args, 
       timeoutMs,
     });
     log(`${stage}: VS Code exited with ${res.exitCode} after ${((Date.now() - t0) / 1000).toFixed(1)} s (${res.requestsServed} driver requests)`);
+    if (res.notStarted) {
+      return { label, ok: false, note: `VS Code did not start the tests (no Extension Development Host window within 90 s; see ${path.join(resultsDir, 'not-started.png')})` };
+    }
     if (res.timedOut) {
       return { label, ok: false, note: `timed out after ${timeoutMs / 1000} s (screenshot ${path.join(resultsDir, 'timeout.png')})` };
     }
@@ -169,15 +176,15 @@ async function main(): Promise<number> {
     run(process.execPath, ['scripts/vscode/build-tests.mjs'], 'build the test bundles');
     packageTestLm();
   }
-  let vsix = args.vsix;
-  if (args.stages.includes('package') && !vsix) {
-    if (!args.skipBuild) run('npm', ['run', '--silent', 'package'], 'package the extension VSIX (npm run package)');
-    vsix = defaultVsixPath();
-  }
-
   const results: StageResult[] = [];
   for (const stage of args.stages) {
     try {
+      let vsix = args.vsix;
+      if (stage === 'package' && !vsix) {
+        // After the dev stage: the production build replaces the dev bundles in dist/.
+        if (!args.skipBuild) run('npm', ['run', '--silent', 'package'], 'package the extension VSIX (npm run package)');
+        vsix = defaultVsixPath();
+      }
       results.push(await runStage(paths, stage, args, vsix));
     } catch (err) {
       results.push({ label: stage === 'dev' ? 'vscode' : 'vscode-package', ok: false, note: err instanceof Error ? err.message : String(err) });

@@ -1,0 +1,130 @@
+// npm run package [-- --target <vsce target>] [--out <file.vsix>] [--skip-build]
+// Builds the production bundles and a platform-specific VSIX carrying LanceDB's native binary for that target.
+// Checks the result: every runtime file of the external modules (traced through require.cache) is inside the VSIX,
+// the bundles require nothing else, and no sources/tests leaked in. See test/vscode/README.md (Packaging).
+import { spawnSync } from 'node:child_process';
+import { existsSync, readFileSync, writeFileSync, mkdirSync, statSync } from 'node:fs';
+import { builtinModules } from 'node:module';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { unzipSync } from 'fflate';
+
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
+const BINARY = {
+  'linux-x64': '@lancedb/lancedb-linux-x64-gnu',
+  'linux-arm64': '@lancedb/lancedb-linux-arm64-gnu',
+  'alpine-x64': '@lancedb/lancedb-linux-x64-musl',
+  'alpine-arm64': '@lancedb/lancedb-linux-arm64-musl',
+  'darwin-arm64': '@lancedb/lancedb-darwin-arm64',
+  'win32-x64': '@lancedb/lancedb-win32-x64-msvc',
+  'win32-arm64': '@lancedb/lancedb-win32-arm64-msvc',
+};
+const HOST_BINARY = BINARY['linux-x64'];
+const EXTERNAL = ['@lancedb/lancedb', 'apache-arrow'];
+
+function fail(msg) {
+  console.error(`[package] ERROR: ${msg}`);
+  process.exit(1);
+}
+function run(cmd, args, what) {
+  const t0 = Date.now();
+  const res = spawnSync(cmd, args, { cwd: root, stdio: 'inherit' });
+  if (res.status !== 0) fail(`${what} failed (exit ${res.status ?? res.signal})`);
+  console.log(`[package] ${what}: ${((Date.now() - t0) / 1000).toFixed(1)} s`);
+}
+
+const argv = process.argv.slice(2);
+const opt = (name) => {
+  const i = argv.indexOf(name);
+  return i >= 0 ? argv[i + 1] : undefined;
+};
+const target = opt('--target') ?? 'linux-x64';
+const binaryPkg = BINARY[target];
+if (!binaryPkg) {
+  fail(`no LanceDB binary for target ${target} (LanceDB 0.37.1 has none for darwin-x64). Targets: ${Object.keys(BINARY).join(', ')}`);
+}
+const pkg = JSON.parse(readFileSync(path.join(root, 'package.json'), 'utf8'));
+const out = path.resolve(root, opt('--out') ?? `${pkg.name}-${target}-${pkg.version}.vsix`);
+
+const binaryDir = path.join(root, 'node_modules', binaryPkg);
+if (!existsSync(path.join(binaryDir, 'package.json'))) {
+  fail(`${binaryPkg} is not installed, so the ${target} VSIX would have no LanceDB binary. ` +
+    `Install it first: npm install --no-save --force ${binaryPkg}@${pkg.dependencies['@lancedb/lancedb']} (or build on a ${target} machine).`);
+}
+
+if (!argv.includes('--skip-build')) run(process.execPath, ['esbuild.mjs', '--production'], 'production build (node esbuild.mjs --production)');
+for (const f of ['dist/extension.js']) if (!existsSync(path.join(root, f))) fail(`${f} missing after the build`);
+
+// Per-target ignore file: the checked-in .vscodeignore (linux-x64) with the binary package swapped.
+let ignoreFile = path.join(root, '.vscodeignore');
+if (binaryPkg !== HOST_BINARY) {
+  const dir = path.join(root, 'out/vscode-package');
+  mkdirSync(dir, { recursive: true });
+  ignoreFile = path.join(dir, `vscodeignore-${target}`);
+  writeFileSync(ignoreFile, readFileSync(path.join(root, '.vscodeignore'), 'utf8').split(HOST_BINARY).join(binaryPkg));
+}
+
+run(
+  process.execPath,
+  [
+    path.join(root, 'node_modules/@vscode/vsce/vsce'),
+    'package',
+    '--target', target,
+    '--skip-license',
+    '--allow-missing-repository',
+    '--ignoreFile', ignoreFile,
+    '--out', out,
+  ],
+  `vsce package --target ${target}`,
+);
+
+// ---- checks on the packed VSIX ----
+const names = [];
+unzipSync(new Uint8Array(readFileSync(out)), { filter: (f) => (names.push(f.name), false) });
+const inVsix = new Set(names);
+const problems = [];
+
+// 1. The traced runtime closure of the external modules (on this host; the binary swapped for foreign targets).
+const trace = spawnSync(
+  process.execPath,
+  ['-e', `${EXTERNAL.map((m) => `require(${JSON.stringify(m)});`).join('')}console.log(JSON.stringify(Object.keys(require.cache)))`],
+  { cwd: root, encoding: 'utf8' },
+);
+if (trace.status !== 0) fail(`could not load ${EXTERNAL.join(', ')} to trace their runtime files: ${trace.stderr}`);
+const runtimeFiles = JSON.parse(trace.stdout)
+  .map((f) => path.relative(root, f).split(path.sep).join('/'))
+  .filter((f) => f.startsWith('node_modules/'));
+for (const f of runtimeFiles) {
+  if (f.startsWith(`node_modules/${HOST_BINARY}/`) && binaryPkg !== HOST_BINARY) continue;
+  if (!inVsix.has(`extension/${f}`)) problems.push(`runtime file missing from the VSIX: ${f}`);
+}
+if (!names.some((n) => n.startsWith(`extension/node_modules/${binaryPkg}/`) && n.endsWith('.node'))) {
+  problems.push(`no native LanceDB binary (${binaryPkg}/*.node) in the VSIX`);
+}
+for (const other of Object.values(BINARY)) {
+  if (other !== binaryPkg && names.some((n) => n.startsWith(`extension/node_modules/${other}/`))) problems.push(`foreign binary ${other} packed`);
+}
+
+// 2. The bundles require only builtins, vscode and the external modules.
+const allowed = new Set(['vscode', ...EXTERNAL, ...builtinModules, ...builtinModules.map((m) => `node:${m}`)]);
+for (const bundle of ['dist/extension.js', 'dist/parseWorker.js']) {
+  if (!existsSync(path.join(root, bundle))) continue;
+  if (!inVsix.has(`extension/${bundle}`)) problems.push(`${bundle} missing from the VSIX`);
+  const code = readFileSync(path.join(root, bundle), 'utf8');
+  for (const m of code.matchAll(/\b(?:require|import)\(\s*["'`]([^"'`./$][^"'`$]*)["'`]\s*\)/g)) {
+    const spec = m[1];
+    const base = spec.startsWith('@') ? spec.split('/').slice(0, 2).join('/') : spec.split('/')[0];
+    if (!allowed.has(spec) && !allowed.has(base)) problems.push(`${bundle} requires "${spec}", which is neither bundled nor packed`);
+  }
+}
+
+// 3. Nothing that should stay out.
+for (const n of names) {
+  if (/^extension\/(src|test|bench|scripts|out|test-results|\.ci)\//.test(n) || /\.(map|ts)$/.test(n) || /\.vsix$/.test(n)) {
+    problems.push(`should not be packed: ${n}`);
+  }
+}
+
+const mb = (statSync(out).size / 1e6).toFixed(1);
+if (problems.length) fail(`${out} (${mb} MB) failed its checks:\n  ${[...new Set(problems)].join('\n  ')}`);
+console.log(`[package] ${path.relative(root, out)}: ${mb} MB, ${names.length} entries; runtime closure of ${EXTERNAL.join(', ')} complete (${runtimeFiles.length} files)`);
