@@ -2,7 +2,7 @@
 // font size. Every block knows its 1-based physical page.
 import { getDocumentProxy, getResolvedPDFJS } from 'unpdf';
 import { LoadError, type Block, type ParsedDocument } from '../types';
-import { buildFragments, joinLines, orderFragments, type LineFragment, type PdfTextItem } from './pdfLayout';
+import { buildFragments, joinLines, orderFragments, vocabularyOf, type LineFragment, type PdfTextItem } from './pdfLayout';
 import { collapseWhitespace, hasWords, normalizeUnicode } from './normalize';
 
 interface RawTextItem {
@@ -137,6 +137,7 @@ function pagesToBlocks(pages: PageLines[]): Block[] {
   const levels = [...headingSizes].sort((a, b) => b - a);
   const levelOf = (size: number): number => Math.min(6, levels.indexOf(Math.round(size)) + 1);
 
+  const vocabulary = vocabularyOf(pages.flatMap((p) => p.lines.map((l) => l.text)));
   const blocks: Block[] = [];
   for (const p of pages) {
     const columnWidth = (p.right - p.left) / p.columns;
@@ -162,7 +163,7 @@ function pagesToBlocks(pages: PageLines[]): Block[] {
         const shortEnd = /[.:;!?]$/.test(prev.text) && prev.x1 - prev.x0 < columnWidth * 0.7;
         const continues = heading === para.heading && sameSize && gap > 0 && gap < lineHeight * 1.75 && !shortEnd;
         if (continues) {
-          para.text = joinLines(para.text, line.text);
+          para.text = joinLines(para.text, line.text, vocabulary);
           para.last = line;
           continue;
         }

@@ -113,13 +113,30 @@ export function orderFragments(fragments: LineFragment[], pageLeft: number, page
  * Joins two lines of running text. A word broken at the line end ("Zeit-" + "raum") is rejoined without the hyphen;
  * a hyphen before a capitalised word ("Arbeitszeit-" + "Gesetz") or a digit is a real one and stays, without a space.
  */
-export function joinLines(previous: string, next: string): string {
+export function joinLines(previous: string, next: string, vocabulary?: ReadonlySet<string>): string {
   if (previous.length === 0) return next;
   if (previous.endsWith('\u00AD')) return previous.slice(0, -1) + next;
-  const m = /(\p{L})[-\u2010]$/u.exec(previous);
+  const m = /(\p{L}+)[-\u2010]$/u.exec(previous);
   if (m) {
-    if (/^\p{Ll}/u.test(next)) return previous.slice(0, -1) + next;
+    if (/^\p{Ll}/u.test(next)) {
+      // "trace-" + "compilation": a compound that the document also writes hyphenated inside a line keeps its hyphen.
+      const head = m[1].toLowerCase();
+      const tail = (/^\p{L}+/u.exec(next)?.[0] ?? '').toLowerCase();
+      if (vocabulary && vocabulary.has(`${head}-${tail}`) && !vocabulary.has(head + tail)) return previous + next;
+      return previous.slice(0, -1) + next;
+    }
     if (/^[\p{Lu}\p{N}]/u.test(next)) return previous + next;
   }
   return `${previous} ${next}`;
+}
+
+/** Lower-case words of the document, hyphenated compounds kept whole ("trace-compilation"), for joinLines. */
+export function vocabularyOf(lines: Iterable<string>): Set<string> {
+  const vocabulary = new Set<string>();
+  for (const line of lines) {
+    // The last word of a line may be a broken one ("com-"): leave it out.
+    const words = line.toLowerCase().match(/\p{L}+(?:-\p{L}+)*-?/gu) ?? [];
+    for (const w of words) if (!w.endsWith('-')) vocabulary.add(w);
+  }
+  return vocabulary;
 }

@@ -1,0 +1,66 @@
+// HTML loader on real pages: charset handling, chrome removal, tables, and source line ranges.
+import { strict as assert } from 'assert';
+import { readFileSync } from 'fs';
+import * as path from 'path';
+import { parseBytes } from '../../src/rag/ingest';
+import { decodeText } from '../../src/rag/ingest/decode';
+import type { ParsedDocument } from '../../src/rag/types';
+import { REALDOCS, flatText } from './ingestHelpers';
+
+const html = (name: string): Buffer => readFileSync(path.join(REALDOCS, 'html', name));
+const parse = (name: string): Promise<ParsedDocument> => parseBytes(html(name), 'html', name);
+
+describe('HTML loader', function () {
+  this.timeout(60_000);
+
+  it('decodes by BOM first (UTF-16LE page declaring charset "unicode")', async () => {
+    const doc = await parse('testHTML_charset_utf16le.html');
+    assert.equal(doc.metadata.encoding, 'utf16le');
+    assert.ok(flatText(doc).includes('This is a sample text'));
+    assert.ok(!flatText(doc).includes('\u0000'));
+  });
+
+  it('falls back when the declared charset is wrong (UTF-8 declared, windows-1256 bytes)', async () => {
+    const doc = await parse('testArabicMisleadingCharset.html');
+    assert.equal(doc.metadata.encoding, 'windows-1256');
+    assert.ok(/[\u0621-\u064A]{3}/.test(flatText(doc)));
+    assert.ok(!flatText(doc).includes('\uFFFD'));
+    // The declaration is honoured when it fits the bytes.
+    const latin = decodeText(Buffer.from('<p>Gr\xfc\xdfe</p>', 'latin1'), 'iso-8859-1');
+    assert.equal(latin.text, '<p>Grüße</p>');
+  });
+
+  it('strips site chrome (navigation, scripts, footer) and keeps the article', async () => {
+    const page = html('heise.html').toString('utf8');
+    const doc = await parse('heise.html');
+    const text = flatText(doc);
+    assert.ok(text.includes('AgileBits hat Version 5.3 seines bekannten Passwortmanagers 1Password'));
+    // Script code and the navigation menu of the page are not indexed.
+    const scriptSnippet = /<script[^>]*>([^<]{40,})<\/script>/.exec(page)![1].trim().slice(0, 30);
+    assert.ok(!text.includes(scriptSnippet), 'script content indexed');
+    assert.ok(text.length < page.replace(/<[^>]+>/g, ' ').replace(/\s+/g, ' ').length / 2, 'boilerplate not removed');
+  });
+
+  it('keeps headings and data tables as blocks', async () => {
+    const doc = await parse('factorio-fff-282.html');
+    assert.ok(doc.blocks.some((b) => b.kind === 'heading' && b.text === 'The release plan (kovarex)'));
+    const table = doc.blocks.find((b) => b.kind === 'table');
+    assert.ok(table && table.rows!.length >= 2 && table.rows![0].length >= 2, 'table with rows and cells');
+    assert.equal(table!.text, table!.rows!.map((r) => r.join(' | ')).join('\n'));
+  });
+
+  it('gives blocks the line range of the source HTML where their text is', async () => {
+    for (const name of ['factorio-fff-282.html', 'wikipedia-mozilla.html', 'heise.html']) {
+      const source = html(name).toString('utf8').split('\n');
+      const doc = await parse(name);
+      const located = doc.blocks.filter((b) => b.loc.startLine !== undefined);
+      assert.ok(located.length >= doc.blocks.length * 0.8, `${name}: ${located.length}/${doc.blocks.length} located`);
+      for (const b of located) {
+        const range = source.slice(b.loc.startLine! - 1, b.loc.endLine).join('\n');
+        const firstWord = b.text.match(/[\p{L}\p{N}]{4,}/u)?.[0];
+        if (firstWord) assert.ok(range.includes(firstWord), `${name}: "${firstWord}" not in lines ${b.loc.startLine}-${b.loc.endLine}`);
+        assert.ok(b.loc.quote && b.text.replace(/\s+/g, ' ').trim().startsWith(b.loc.quote), `${name}: quote "${b.loc.quote}" is not the start of the block`);
+      }
+    }
+  });
+});
