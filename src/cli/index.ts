@@ -1,4 +1,102 @@
-// docs-rag index (placeholder until its owner lands it)
-export async function run(_argv: string[]): Promise<number> {
-  throw new Error('docs-rag index is not implemented yet');
+// docs-rag index <folder>: builds or updates the index of a folder (incremental, crash-safe).
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import { openEngine, type EngineConfigOverrides } from '../rag/engine';
+import { indexFolder, type IndexProgress, type IndexRunResult } from '../rag/index/indexer';
+import { UsageError, parse, printJson, resolveStore } from './common';
+
+export async function run(argv: string[]): Promise<number> {
+  const { values, positionals } = parse(argv, {
+    store: { type: 'string' },
+    embedder: { type: 'string' },
+    model: { type: 'string' },
+    'ollama-host': { type: 'string' },
+    full: { type: 'boolean' },
+    json: { type: 'boolean' },
+  });
+  if (positionals.length !== 1) throw new UsageError('index needs exactly one <folder>');
+  const folder = path.resolve(positionals[0]);
+  if (!fs.existsSync(folder) || !fs.statSync(folder).isDirectory()) {
+    throw new UsageError(`folder not found: ${folder}`);
+  }
+  const provider = values.embedder ?? (values.model ? 'ollama' : undefined);
+  if (provider !== undefined && provider !== 'builtin' && provider !== 'ollama') {
+    throw new UsageError(`--embedder must be builtin or ollama, got "${provider}"`);
+  }
+  const embed: NonNullable<EngineConfigOverrides['embed']> = {};
+  if (provider) embed.provider = provider;
+  if (values.model) embed.model = values.model;
+  if (values['ollama-host']) embed.ollamaHost = values['ollama-host'];
+
+  const engine = await openEngine({
+    folder,
+    storeDir: resolveStore(folder, values.store),
+    config: { embed },
+    embedderOverride: provider !== undefined,
+  });
+  const bar = process.stderr.isTTY ? new ProgressBar() : null;
+  const controller = new AbortController();
+  const onSigint = () => {
+    process.stderr.write('\ndocs-rag: stopping after the files in progress (Ctrl+C again to quit at once)...\n');
+    process.off('SIGINT', onSigint);
+    controller.abort();
+  };
+  process.on('SIGINT', onSigint);
+  let result: IndexRunResult;
+  try {
+    result = await indexFolder(engine, { onProgress: bar ? (p) => bar.update(p) : undefined, signal: controller.signal, full: values.full });
+  } finally {
+    process.off('SIGINT', onSigint);
+    bar?.clear();
+    await engine.close();
+  }
+  for (const w of result.warnings ?? []) process.stderr.write(`docs-rag: ${w}\n`);
+  if (values.json) {
+    printJson({ files: result.files, chunks: result.chunks, unchanged: result.unchanged, errors: result.errors, ms: result.ms, ...extras(result) });
+  } else {
+    process.stdout.write(summary(result, engine.storeDir));
+  }
+  return 0;
+}
+
+function extras(r: IndexRunResult): Record<string, unknown> {
+  const out: Record<string, unknown> = { added: r.added ?? 0, updated: r.updated ?? 0, removed: r.removed ?? 0 };
+  if (r.reembedded) out.reembedded = true;
+  if (r.cancelled) out.cancelled = true;
+  if (r.recovered) out.recovered = true;
+  return out;
+}
+
+function summary(r: IndexRunResult, storeDir: string): string {
+  const lines = [
+    `${r.cancelled ? 'Cancelled' : 'Indexed'}: ${r.files} documents, ${r.chunks} passages in ${(r.ms / 1000).toFixed(1)} s ` +
+      `(${r.added ?? 0} added, ${r.updated ?? 0} updated, ${r.removed ?? 0} removed, ${r.unchanged} unchanged).`,
+  ];
+  if (r.recovered) lines.push('The previous run was interrupted; the index was repaired.');
+  if (r.errors.length > 0) {
+    lines.push(`${r.errors.length} file(s) not indexed:`);
+    for (const e of r.errors) lines.push(`  ${e.path}: ${e.reason}`);
+  }
+  lines.push(`Index: ${storeDir}`);
+  return `${lines.join('\n')}\n`;
+}
+
+/** One-line progress bar on stderr (TTY only). */
+class ProgressBar {
+  private last = 0;
+  update(p: IndexProgress): void {
+    const now = Date.now();
+    if (now - this.last < 100 && p.phase !== 'done') return;
+    this.last = now;
+    const width = 24;
+    const frac = p.filesTotal > 0 ? Math.min(1, p.filesDone / p.filesTotal) : 0;
+    const filled = Math.round(frac * width);
+    const file = p.currentFile ? ` ${p.currentFile}`.slice(0, 40) : '';
+    const rate = p.passagesPerSec > 0 ? ` ${p.passagesPerSec} passages/s` : '';
+    const line = `[${'#'.repeat(filled)}${'-'.repeat(width - filled)}] ${p.filesDone}/${p.filesTotal} ${p.phase}${rate}${file}`;
+    process.stderr.write(`\r${line.padEnd(process.stderr.columns ? process.stderr.columns - 1 : 100).slice(0, (process.stderr.columns ?? 101) - 1)}`);
+  }
+  clear(): void {
+    process.stderr.write(`\r${' '.repeat((process.stderr.columns ?? 101) - 1)}\r`);
+  }
 }

@@ -1,4 +1,64 @@
-// docs-rag status (placeholder until its owner lands it)
-export async function run(_argv: string[]): Promise<number> {
-  throw new Error('docs-rag status is not implemented yet');
+// docs-rag status --folder <folder>: what the index holds, which embedder built it, the last run, and per-file problems.
+import * as fs from 'node:fs';
+import { openStore } from '../rag/store';
+import { META_FILE } from '../rag/store/meta';
+import { parse, printJson, requireFolder, resolveStore } from './common';
+import * as path from 'node:path';
+
+export async function run(argv: string[]): Promise<number> {
+  const { values } = parse(argv, { folder: { type: 'string' }, store: { type: 'string' }, json: { type: 'boolean' } });
+  const folder = requireFolder(values.folder);
+  const storeDir = resolveStore(folder, values.store);
+  if (!fs.existsSync(path.join(storeDir, META_FILE))) {
+    const msg = `No index at ${storeDir}. Build it with: docs-rag index ${folder}`;
+    if (values.json) printJson({ indexed: false, store: storeDir, message: msg });
+    else process.stderr.write(`docs-rag: ${msg}\n`);
+    return values.json ? 0 : 1;
+  }
+  const store = await openStore(storeDir);
+  try {
+    const meta = store.meta();
+    const records = await store.listFiles();
+    const byStatus = { indexed: 0, skipped: 0, error: 0 };
+    for (const r of records) byStatus[r.status]++;
+    const passages = {
+      total: await store.countPassages(),
+      L0: await store.countPassages({ levels: [0] }),
+      L1: await store.countPassages({ levels: [1] }),
+      L2: await store.countPassages({ levels: [2] }),
+    };
+    const problems = records.filter((r) => r.status !== 'indexed').map((r) => ({ path: r.path, status: r.status, reason: r.reason }));
+    const report = {
+      indexed: true,
+      folder,
+      store: storeDir,
+      files: { total: records.length, ...byStatus },
+      passages,
+      embedder: meta?.embedder ?? null,
+      schemaVersion: meta?.schemaVersion ?? null,
+      lastRun: meta?.lastRun ?? null,
+      interrupted: !!meta?.runInProgress,
+      problems,
+    };
+    if (values.json) {
+      printJson(report);
+      return 0;
+    }
+    const lines = [
+      `Index: ${storeDir}`,
+      `Files: ${records.length} (${byStatus.indexed} indexed, ${byStatus.skipped} skipped, ${byStatus.error} errors)`,
+      `Passages: ${passages.total} (L0 documents ${passages.L0}, L1 sections ${passages.L1}, L2 passages ${passages.L2})`,
+      `Embedder: ${meta ? `${meta.embedder.id}:${meta.embedder.model} (dimension ${meta.embedder.dimension})` : 'none'}`,
+      `Last run: ${meta?.lastRun ? `${new Date(meta.lastRun.finishedAt).toISOString()} (${((meta.lastRun.finishedAt - meta.lastRun.startedAt) / 1000).toFixed(1)} s, ${meta.lastRun.errors} problems)` : 'never'}`,
+    ];
+    if (meta?.runInProgress) lines.push(`The last run did not finish (killed?). Run: docs-rag index ${folder}`);
+    if (problems.length > 0) {
+      lines.push('Not indexed:');
+      for (const p of problems) lines.push(`  ${p.path}: ${p.reason}`);
+    }
+    process.stdout.write(`${lines.join('\n')}\n`);
+    return 0;
+  } finally {
+    await store.close();
+  }
 }

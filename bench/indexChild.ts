@@ -1,0 +1,119 @@
+// One measured step of the indexing benchmark, in its own process (so peak RSS belongs to that step). Prints one JSON line.
+//   parse <folder>                 reading + text extraction alone (same worker pool and concurrency as the indexer)
+//   index <folder> <store>         full index run into a new store
+//   reindex <folder> <store> <rel> change one file, then an incremental run (full walk) and a hinted run (paths)
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import { chunkDocument } from '../src/rag/chunk';
+import { defaultConfig } from '../src/rag/config';
+import { openEngine } from '../src/rag/engine';
+import { ParserPool } from '../src/rag/ingest';
+import { indexFolder } from '../src/rag/index/indexer';
+import { walkFolder } from '../src/rag/index/walk';
+
+const rssMB = () => Math.round(process.resourceUsage().maxRSS / 1024);
+
+async function parseOnly(folder: string): Promise<object> {
+  const config = defaultConfig();
+  const t0 = performance.now();
+  const entries = await walkFolder(folder, { include: config.ingest.include, exclude: config.ingest.exclude });
+  const pool = new ParserPool(config.ingest.workers);
+  let next = 0;
+  let ok = 0;
+  let failed = 0;
+  let chars = 0;
+  const worker = async () => {
+    while (next < entries.length) {
+      const e = entries[next++];
+      try {
+        const doc = await pool.parse(e.abs, { timeoutMs: config.ingest.parseTimeoutMs, maxFileSizeMB: config.ingest.maxFileSizeMB });
+        ok++;
+        for (const b of doc.blocks) chars += b.text.length;
+      } catch {
+        failed++;
+      }
+    }
+  };
+  await Promise.all(Array.from({ length: config.ingest.workers + 1 }, worker));
+  const ms = performance.now() - t0;
+  await pool.close();
+  return { step: 'parse', files: entries.length, ok, failed, chars, ms: Math.round(ms), maxRssMB: rssMB() };
+}
+
+async function indexOnce(folder: string, store: string): Promise<object> {
+  const t0 = performance.now();
+  const engine = await openEngine({ folder, storeDir: store });
+  let optimizeAt = 0;
+  const r = await indexFolder(engine, {
+    onProgress: (p) => {
+      if (p.phase === 'optimize' && !optimizeAt) optimizeAt = performance.now();
+    },
+  });
+  const ms = performance.now() - t0;
+  await engine.close();
+  return {
+    step: 'index',
+    files: r.files,
+    chunks: r.chunks,
+    errors: r.errors.length,
+    ms: Math.round(ms),
+    optimizeMs: optimizeAt ? Math.round(t0 + ms - optimizeAt) : 0,
+    maxRssMB: rssMB(),
+  };
+}
+
+async function reindexOne(folder: string, store: string, rel: string): Promise<object> {
+  const abs = path.join(folder, rel);
+  const engine = await openEngine({ folder, storeDir: store });
+  // Warm-up: open tables, start nothing else.
+  await engine.store.countPassages();
+  fs.appendFileSync(abs, `\n\nEdited at ${Date.now()}: one more paragraph for the incremental benchmark.\n`);
+  let t0 = performance.now();
+  const walkRun = await indexFolder(engine, { optimize: 'never' });
+  const walkMs = performance.now() - t0;
+  fs.appendFileSync(abs, `\n\nEdited again at ${Date.now()}.\n`);
+  t0 = performance.now();
+  const hinted = await indexFolder(engine, { paths: [abs], optimize: 'never' });
+  const hintMs = performance.now() - t0;
+  // That file's own cost: parse + chunk + embed it alone.
+  t0 = performance.now();
+  const doc = await engine.parsers().parse(abs, { timeoutMs: 30_000, maxFileSizeMB: 50 });
+  const passages = chunkDocument(doc, { path: rel, fileHash: 'x' }, engine.config.chunk);
+  const parseMs = performance.now() - t0;
+  t0 = performance.now();
+  await engine.embedder.embed(passages.map((p) => p.indexText));
+  const embedMs = performance.now() - t0;
+  t0 = performance.now();
+  await engine.optimizeNow();
+  const optimizeMs = performance.now() - t0;
+  await engine.close();
+  return {
+    step: 'reindex',
+    walkRunMs: Math.round(walkRun.ms),
+    walkRunWallMs: Math.round(walkMs),
+    updated: walkRun.updated,
+    unchanged: walkRun.unchanged,
+    hintedRunMs: Math.round(hintMs),
+    hintedUpdated: hinted.updated,
+    fileParseMs: Math.round(parseMs),
+    filePassages: passages.length,
+    fileEmbedMs: Math.round(embedMs),
+    optimizeAfterMs: Math.round(optimizeMs),
+    maxRssMB: rssMB(),
+  };
+}
+
+async function main(): Promise<void> {
+  const [step, folder, store, rel] = process.argv.slice(2);
+  let out: object;
+  if (step === 'parse') out = await parseOnly(folder);
+  else if (step === 'index') out = await indexOnce(folder, store);
+  else if (step === 'reindex') out = await reindexOne(folder, store, rel);
+  else throw new Error(`unknown step ${step}`);
+  process.stdout.write(`${JSON.stringify(out)}\n`);
+}
+
+main().catch((err) => {
+  process.stderr.write(`${err instanceof Error ? err.stack : String(err)}\n`);
+  process.exit(1);
+});

@@ -1,0 +1,119 @@
+// The engine entry: opens (or creates) the index of one folder with its store, embedder, config and write queue.
+// The extension, the CLI, tests and benchmarks all start here. Never imports `vscode`.
+import * as path from 'node:path';
+import { DEFAULT_STORE_DIRNAME, defaultConfig, type ChunkConfig, type EmbedConfig, type EngineConfig, type IngestConfig } from './config';
+import { createEmbedder } from './embed';
+import { ParserPool } from './ingest';
+import { openStore } from './store';
+import type { IndexStore } from './store/types';
+import type { Embedder } from './types';
+import { WriteQueue } from './index/writeQueue';
+
+export interface Engine {
+  folder: string;
+  storeDir: string;
+  store: IndexStore;
+  embedder: Embedder;
+  config: EngineConfig;
+  /** Serialises every write to this index (runs, watcher updates, optimize). */
+  queue: WriteQueue;
+  /** Things the user should know (e.g. "the next run re-embeds everything with another model"). */
+  warnings: string[];
+  /** The parser worker pool, started on first use and stopped by close(). */
+  parsers(): ParserPool;
+  /** Runs optimize() on the write queue now (folds new rows into the FTS/vector indexes, prunes old versions). */
+  optimizeNow(o?: { deleteUnverified?: boolean }): Promise<void>;
+  /** Debounced optimizeNow(): the last call wins; a pending one is dropped by close(). */
+  scheduleOptimize(delayMs?: number): void;
+  /** Waits for queued writes, stops the workers and closes the store. */
+  close(): Promise<void>;
+}
+
+export interface EngineConfigOverrides {
+  ingest?: Partial<IngestConfig>;
+  chunk?: Partial<ChunkConfig>;
+  embed?: Partial<EmbedConfig>;
+  [section: string]: unknown;
+}
+
+export interface OpenEngineOptions {
+  folder: string;
+  /** Default: <folder>/.docs-rag. Always made absolute. */
+  storeDir?: string;
+  config?: EngineConfigOverrides;
+  /**
+   * True when the caller chose the embedder (config.embed) explicitly. Otherwise the embedder recorded in the index is used
+   * (default builtin for a new index), so searching an Ollama-built index never needs the flags again.
+   */
+  embedderOverride?: boolean;
+}
+
+export function mergeConfig(overrides: EngineConfigOverrides = {}): EngineConfig {
+  const base = defaultConfig();
+  const out: Record<string, unknown> = { ...base };
+  for (const [key, value] of Object.entries(overrides)) {
+    if (value === undefined) continue;
+    const current = (base as unknown as Record<string, unknown>)[key];
+    out[key] = current && typeof current === 'object' && value && typeof value === 'object' && !Array.isArray(value)
+      ? { ...current, ...(value as object) }
+      : value;
+  }
+  return out as unknown as EngineConfig;
+}
+
+export async function openEngine(o: OpenEngineOptions): Promise<Engine> {
+  const folder = path.resolve(o.folder);
+  const storeDir = path.resolve(o.storeDir ?? path.join(folder, DEFAULT_STORE_DIRNAME));
+  const config = mergeConfig(o.config);
+  const store = await openStore(storeDir);
+  const warnings: string[] = [];
+  const recorded = store.meta()?.embedder;
+  if (recorded && !o.embedderOverride) {
+    if (recorded.id === 'ollama' || recorded.id === 'builtin') config.embed.provider = recorded.id;
+    if (recorded.id === 'ollama') config.embed.model = recorded.model;
+  }
+  const embedder = createEmbedder(config.embed);
+  if (recorded && (recorded.id !== embedder.id || (embedder.id === 'ollama' && recorded.model !== embedder.model))) {
+    warnings.push(
+      `The index was built with ${recorded.id}:${recorded.model}; the next index run re-embeds every document with ${embedder.id}:${embedder.model}.`,
+    );
+  }
+  const queue = new WriteQueue();
+  let pool: ParserPool | null = null;
+  let closed = false;
+  let timer: NodeJS.Timeout | null = null;
+  const optimizeNow = (opts?: { deleteUnverified?: boolean }) =>
+    queue.run(() => store.optimize(opts));
+  return {
+    folder,
+    storeDir,
+    store,
+    embedder,
+    config,
+    queue,
+    warnings,
+    parsers() {
+      if (closed) throw new Error('The engine is closed');
+      pool ??= new ParserPool(Math.max(1, config.ingest.workers));
+      return pool;
+    },
+    optimizeNow,
+    scheduleOptimize(delayMs = 30_000) {
+      if (closed) return;
+      if (timer) clearTimeout(timer);
+      timer = setTimeout(() => {
+        timer = null;
+        if (!closed) optimizeNow().catch(() => undefined);
+      }, delayMs);
+      timer.unref();
+    },
+    async close() {
+      if (closed) return;
+      closed = true;
+      if (timer) clearTimeout(timer);
+      await queue.idle();
+      await pool?.close();
+      await store.close();
+    },
+  };
+}

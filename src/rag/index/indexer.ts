@@ -1,0 +1,284 @@
+// The incremental, crash-safe indexer: walk → plan → (hash → parse in workers → chunk → embed) for changed files, with a
+// bounded number of files in flight, and batched writes through the store (each file's passages replaced in one commit).
+import type { Engine } from '../engine';
+import { chunkDocument } from '../chunk';
+import type { FileRecord, FileStatus, FileUpdate } from '../store/types';
+import { LoadError, type IndexedPassage } from '../types';
+import { hashFile, planChanges, type Candidate } from './plan';
+import { statPaths, walkFolder, type WalkEntry } from './walk';
+
+export interface IndexProgress {
+  phase: 'scan' | 'parse' | 'embed' | 'write' | 'optimize' | 'done';
+  filesDone: number;
+  filesTotal: number;
+  currentFile?: string;
+  passagesPerSec: number;
+}
+
+export interface IndexRunResult {
+  /** Documents with passages in the index. */
+  files: number;
+  /** Passages in the index (all levels). */
+  chunks: number;
+  /** Files skipped as unchanged (same size+mtime, or same content hash). */
+  unchanged: number;
+  /** Every file that is not indexed, with the reason (including ones recorded by earlier runs and unchanged since). */
+  errors: { path: string; reason: string }[];
+  ms: number;
+  /** True when the index was emptied and rebuilt because the embedder/model changed. */
+  reembedded?: boolean;
+  /** The run was cancelled; the index is consistent and the next run continues. */
+  cancelled?: boolean;
+  /** The previous run was killed; this run repaired the index first. */
+  recovered?: boolean;
+  /** Counts of this run's work. */
+  added?: number;
+  updated?: number;
+  removed?: number;
+  warnings?: string[];
+}
+
+export interface IndexOptions {
+  onProgress?: (p: IndexProgress) => void;
+  signal?: AbortSignal;
+  /** Incremental hint (e.g. from a file watcher): only these files/folders are looked at. */
+  paths?: string[];
+  /** Re-parse and re-embed every file. */
+  full?: boolean;
+  /** When to fold new rows into the indexes: now (default without `paths`), debounced (default with `paths`), or never. */
+  optimize?: 'now' | 'debounced' | 'never';
+}
+
+/** Passages or files buffered before one write (bounded memory, few commits). */
+const FLUSH_ROWS = 2000;
+const FLUSH_FILES = 200;
+
+/** Indexes the engine's folder through its write queue (so runs, watcher updates and optimize never interleave). */
+export function indexFolder(engine: Engine, o: IndexOptions = {}): Promise<IndexRunResult> {
+  return engine.queue.run(() => runIndex(engine, o));
+}
+
+async function runIndex(engine: Engine, o: IndexOptions): Promise<IndexRunResult> {
+  const started = Date.now();
+  const { store, embedder, config } = engine;
+  const signal = o.signal;
+  const warnings = [...engine.warnings];
+  let filesDone = 0;
+  let filesTotal = 0;
+  let passagesEmbedded = 0;
+  let embedMs = 0;
+  const progress = (phase: IndexProgress['phase'], currentFile?: string) =>
+    o.onProgress?.({
+      phase,
+      filesDone,
+      filesTotal,
+      currentFile,
+      passagesPerSec: embedMs > 0 ? Math.round((passagesEmbedded / embedMs) * 1000) : 0,
+    });
+
+  progress('scan');
+  await embedder.init(signal);
+  const info = { id: embedder.id, model: embedder.model, dimension: embedder.dimension };
+  const embedderKey = `${info.id}:${info.model}`;
+  const reembedded = await store.useEmbedder(info);
+  if (reembedded) warnings.push(`The index was built by another embedder; every document is re-embedded with ${embedderKey}.`);
+  const running = store.meta()?.runInProgress;
+  if (running && running.pid !== process.pid && isAlive(running.pid)) {
+    throw new Error(
+      `Another docs-rag process (pid ${running.pid}) is indexing this index (${engine.storeDir}). Wait for it to finish, or stop it and run again.`,
+    );
+  }
+  const recovered = !!running;
+  await store.markRun(true);
+  if (recovered) await store.repair();
+
+  const walkOptions = { include: config.ingest.include, exclude: config.ingest.exclude, storeDir: engine.storeDir, signal };
+  let walked: WalkEntry[];
+  let scope: Set<string> | undefined;
+  if (o.paths) ({ entries: walked, scope } = await statPaths(engine.folder, o.paths, walkOptions));
+  else walked = await walkFolder(engine.folder, walkOptions);
+  const plan = planChanges(walked, await store.listFiles(), { full: o.full, embedderKey, scope });
+  filesTotal = walked.length;
+  filesDone = plan.unchanged.length;
+  let unchanged = plan.unchanged.length;
+
+  if (plan.remove.length > 0) {
+    progress('write');
+    await store.removeFiles(plan.remove);
+  }
+
+  // Batched writer: new files are appended, changed files replaced (mergeInsert), statuses upserted.
+  let fresh: FileUpdate[] = [];
+  let changed: FileUpdate[] = [];
+  let statuses: FileRecord[] = [];
+  let rows = 0;
+  let writing: Promise<void> = Promise.resolve();
+  const flush = () => {
+    const batch = { fresh, changed, statuses };
+    fresh = [];
+    changed = [];
+    statuses = [];
+    rows = 0;
+    writing = writing.then(async () => {
+      if (batch.fresh.length + batch.changed.length + batch.statuses.length === 0) return;
+      progress('write');
+      const s = store as typeof store & { addNewFiles?: (u: FileUpdate[]) => Promise<void> };
+      if (s.addNewFiles && !recovered) await s.addNewFiles(batch.fresh);
+      else await store.replaceFiles(batch.fresh);
+      await store.replaceFiles(batch.changed);
+      await store.recordFileStatuses(batch.statuses);
+    });
+    return writing;
+  };
+  const enqueue = async (kind: 'fresh' | 'changed' | 'status', item: FileUpdate | FileRecord) => {
+    if (kind === 'status') statuses.push(item as FileRecord);
+    else {
+      (kind === 'fresh' ? fresh : changed).push(item as FileUpdate);
+      rows += (item as FileUpdate).passages.length;
+    }
+    if (rows >= FLUSH_ROWS || fresh.length + changed.length + statuses.length >= FLUSH_FILES) await flush();
+  };
+
+  const candidates: Candidate[] = [...plan.add, ...plan.update];
+  const counts = { added: 0, updated: 0 };
+  let cancelled = false;
+  const processOne = async (c: Candidate) => {
+    const { entry, previous } = c;
+    progress('parse', entry.path);
+    const base = { path: entry.path, size: entry.size, mtimeMs: entry.mtimeMs, embedder: embedderKey, indexedAt: Date.now() };
+    const tooLarge = entry.size > config.ingest.maxFileSizeMB * 1024 * 1024;
+    let hash: string;
+    try {
+      hash = tooLarge ? `size:${entry.size}:${entry.mtimeMs}` : await hashFile(entry.abs);
+    } catch (err) {
+      // Vanished or unreadable since the walk.
+      await enqueue('status', { ...base, hash: '', status: 'error', reason: `cannot read the file (${errText(err)})`, passages: 0 });
+      return;
+    }
+    if (previous && !o.full && previous.hash === hash && previous.embedder === embedderKey) {
+      unchanged++;
+      await enqueue('status', { ...previous, size: entry.size, mtimeMs: entry.mtimeMs });
+      return;
+    }
+    let passages: IndexedPassage[];
+    try {
+      const doc = await engine.parsers().parse(entry.abs, {
+        timeoutMs: config.ingest.parseTimeoutMs,
+        maxFileSizeMB: config.ingest.maxFileSizeMB,
+        signal,
+      });
+      passages = chunkDocument(doc, { path: entry.path, fileHash: hash }, config.chunk);
+      if (passages.length === 0) throw new LoadError('no-text', 'no extractable text');
+    } catch (err) {
+      if (signal?.aborted) return;
+      const { status, reason } = describeFailure(err);
+      await enqueue('status', { ...base, hash, status, reason, passages: 0 });
+      return;
+    }
+    progress('embed', entry.path);
+    const vectors: Float32Array[] = [];
+    const t0 = Date.now();
+    const size = Math.max(1, config.embed.batchSize);
+    for (let i = 0; i < passages.length; i += size) {
+      if (signal?.aborted) return;
+      vectors.push(...(await embedder.embed(passages.slice(i, i + size).map((p) => p.indexText), signal)));
+    }
+    embedMs += Date.now() - t0;
+    passagesEmbedded += passages.length;
+    if (previous) counts.updated++;
+    else counts.added++;
+    await enqueue(previous ? 'changed' : 'fresh', { record: { ...base, hash, status: 'indexed', reason: '', passages: passages.length }, passages, vectors });
+  };
+
+  // A few files in flight: enough to keep the parser workers and the embedder busy, bounded memory.
+  const inFlight = Math.max(2, config.ingest.workers + 1);
+  let next = 0;
+  let failure: unknown = null;
+  const worker = async () => {
+    while (next < candidates.length && !failure) {
+      if (signal?.aborted) {
+        cancelled = true;
+        return;
+      }
+      const c = candidates[next++];
+      try {
+        await processOne(c);
+      } catch (err) {
+        if (signal?.aborted) {
+          cancelled = true;
+          return;
+        }
+        // Embedder and store errors stop the run (a model that is down fails every file alike).
+        failure ??= err;
+        return;
+      }
+      filesDone++;
+      progress('parse', c.entry.path);
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(inFlight, candidates.length) }, worker));
+  if (signal?.aborted) cancelled = true;
+  await flush();
+  await writing;
+  if (failure) throw failure;
+
+  const mode = o.optimize ?? (o.paths ? 'debounced' : 'now');
+  const wrote = plan.remove.length + candidates.length > 0;
+  if (mode === 'now' || recovered || !(await hasIndexes(store))) {
+    progress('optimize');
+    await store.optimize({ deleteUnverified: recovered });
+  } else if (mode === 'debounced' && wrote) engine.scheduleOptimize();
+
+  // Cancelled runs are consistent too (only whole files were written); only a killed run leaves the mark.
+  await store.markRun(false);
+  const records = await store.listFiles();
+  const result: IndexRunResult = {
+    files: records.filter((r) => r.status === 'indexed' && r.passages > 0).length,
+    chunks: await store.countPassages(),
+    unchanged,
+    errors: records.filter((r) => r.status !== 'indexed').map((r) => ({ path: r.path, reason: r.reason })),
+    ms: Date.now() - started,
+    added: counts.added,
+    updated: counts.updated,
+    removed: plan.remove.length,
+  };
+  if (reembedded) result.reembedded = true;
+  if (cancelled) result.cancelled = true;
+  if (recovered) result.recovered = true;
+  if (warnings.length > 0) result.warnings = warnings;
+  await store.setLastRun({ startedAt: started, finishedAt: Date.now(), files: result.files, errors: result.errors.length, unchanged });
+  filesDone = filesTotal;
+  progress('done');
+  return result;
+}
+
+function isAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (err) {
+    return (err as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}
+
+async function hasIndexes(store: Engine['store']): Promise<boolean> {
+  const s = store as typeof store & { indexNames?: () => Promise<string[]> };
+  if (!s.indexNames) return true;
+  if ((await store.countPassages()) === 0) return true;
+  const names = await s.indexNames();
+  return names.length > 0;
+}
+
+/** Skipped = the file is fine but has nothing for us (protected, empty, too large, unsupported); error = it could not be read. */
+export function describeFailure(err: unknown): { status: FileStatus; reason: string } {
+  if (err instanceof LoadError || (err instanceof Error && err.name === 'LoadError' && 'kind' in err)) {
+    const kind = (err as LoadError).kind;
+    const skipped = kind === 'password-protected' || kind === 'no-text' || kind === 'too-large' || kind === 'unsupported';
+    return { status: skipped ? 'skipped' : 'error', reason: err.message };
+  }
+  return { status: 'error', reason: `could not be parsed: ${errText(err)}` };
+}
+
+function errText(err: unknown): string {
+  return err instanceof Error ? err.message : String(err);
+}

@@ -1,0 +1,24 @@
+// Child process of the kill -9 test: indexes <folder> into <store> and prints one JSON line when done.
+// Usage: node --import tsx test/crash/indexChild.ts <folder> <store> [--full]
+import { openEngine } from '../../src/rag/engine';
+import { indexFolder } from '../../src/rag/index/indexer';
+
+async function main(): Promise<void> {
+  const [folder, storeDir, flag] = process.argv.slice(2);
+  const engine = await openEngine({ folder, storeDir });
+  let lastPhase = '';
+  const r = await indexFolder(engine, {
+    full: flag === '--full',
+    onProgress: (p) => {
+      if (p.phase !== lastPhase) process.stdout.write(`phase ${p.phase}\n`);
+      lastPhase = p.phase;
+    },
+  });
+  await engine.close();
+  process.stdout.write(`${JSON.stringify(r)}\n`);
+}
+
+main().catch((err) => {
+  process.stderr.write(`${err instanceof Error ? err.stack : String(err)}\n`);
+  process.exit(1);
+});

@@ -1,0 +1,125 @@
+// kill -9 at random moments of an index run must leave an index that opens and answers, and the next run must end with
+// exactly the passages of a clean build (no duplicates, nothing stale). Run: npx mocha test/crash/kill9.test.ts
+import * as assert from 'node:assert/strict';
+import { spawn } from 'node:child_process';
+import * as fs from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import { openStore } from '../../src/rag/store';
+import { REALDOCS, WORKSPACE, copyTree, snapshot } from './snapshot';
+
+const ROOT = path.resolve(__dirname, '../..');
+const CHILD = path.join(__dirname, 'indexChild.ts');
+const KILLS = Number(process.env.DOCS_RAG_KILLS ?? 10);
+const REALDOC_PICK = ['md/ArbZG.md', 'docx/ArbZG.docx', 'pdf/TAMReview.pdf', 'html/wikipedia-mozilla.html', 'xlsx/testEXCEL.xlsx', 'pptx/testPPT_various.pptx', 'pdf/invalid.pdf', 'docx/testWORD_protected_passtika.docx'];
+
+interface ChildRun {
+  code: number | null;
+  signal: NodeJS.Signals | null;
+  stdout: string;
+  stderr: string;
+  ms: number;
+}
+
+function runChild(folder: string, store: string, o: { full?: boolean; killAfterMs?: number }): Promise<ChildRun> {
+  return new Promise((resolve, reject) => {
+    const t0 = Date.now();
+    const child = spawn(process.execPath, ['--import', 'tsx', CHILD, folder, store, ...(o.full ? ['--full'] : [])], {
+      cwd: ROOT,
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (d) => (stdout += d));
+    child.stderr.on('data', (d) => (stderr += d));
+    let timer: NodeJS.Timeout | undefined;
+    if (o.killAfterMs !== undefined) timer = setTimeout(() => child.kill('SIGKILL'), o.killAfterMs);
+    child.on('error', reject);
+    child.on('close', (code, signal) => {
+      if (timer) clearTimeout(timer);
+      resolve({ code, signal, stdout, stderr, ms: Date.now() - t0 });
+    });
+  });
+}
+
+function mutate(folder: string, round: number): void {
+  // Some real work for the next run: an edit, a delete, a rename and a new file.
+  const md = path.join(folder, 'cargo-book/faq.md');
+  if (fs.existsSync(md)) fs.appendFileSync(md, `\n\nRound ${round}: an added paragraph about crash safety number ${round}.\n`);
+  const files = fs.readdirSync(path.join(folder, 'gesetze')).filter((f) => f.endsWith('.md'));
+  if (round % 3 === 0 && files.length > 3) fs.rmSync(path.join(folder, 'gesetze', files[0]));
+  if (round % 3 === 1 && files.length > 1) fs.renameSync(path.join(folder, 'gesetze', files[1]), path.join(folder, 'gesetze', `renamed-${round}-${files[1]}`));
+  if (round % 3 === 2) fs.writeFileSync(path.join(folder, `new-${round}.md`), `# New ${round}\n\nA new file written in round ${round} about kill safety.\n`);
+}
+
+describe('crash safety: kill -9 during indexing', function () {
+  this.timeout(1_800_000);
+  let work: string;
+  let folder: string;
+  let store: string;
+
+  before(() => {
+    work = fs.mkdtempSync(path.join(os.tmpdir(), 'docs-rag-kill9-'));
+    folder = path.join(work, 'docs');
+    store = path.join(work, 'store');
+    copyTree(WORKSPACE, folder, (rel) => !rel.endsWith('.jsonl'));
+    for (const rel of REALDOC_PICK) {
+      fs.mkdirSync(path.join(folder, 'realdocs', path.dirname(rel)), { recursive: true });
+      fs.copyFileSync(path.join(REALDOCS, rel), path.join(folder, 'realdocs', rel));
+    }
+  });
+  after(() => fs.rmSync(work, { recursive: true, force: true }));
+
+  it(`survives ${KILLS} kills at random moments and then equals a clean build`, async () => {
+    // Learn how long a full run takes, so kills land anywhere in it (parse, embed, write, optimize).
+    const probe = await runChild(folder, path.join(work, 'probe'), {});
+    assert.equal(probe.code, 0, probe.stderr);
+    const fullMs = probe.ms;
+    fs.rmSync(path.join(work, 'probe'), { recursive: true, force: true });
+
+    const kills: string[] = [];
+    for (let round = 0; round < KILLS; round++) {
+      if (round > 0) mutate(folder, round);
+      // Even rounds re-process everything (long write phases), odd rounds are incremental.
+      const full = round % 2 === 0 && round > 0;
+      const killAfterMs = Math.round(300 + Math.random() * Math.max(500, fullMs - 300));
+      const killed = await runChild(folder, store, { full, killAfterMs });
+      const phases = killed.stdout.split('\n').filter((l) => l.startsWith('phase ')).map((l) => l.slice(6));
+      kills.push(`${killAfterMs} ms → ${killed.signal ?? `exit ${killed.code}`} (last phase ${phases.at(-1) ?? 'none'})`);
+      assert.ok(killed.signal === 'SIGKILL' || killed.code === 0, `child failed: ${killed.stderr}`);
+
+      // The killed index opens and answers.
+      if (fs.existsSync(path.join(store, 'meta.json'))) {
+        const s = await openStore(store);
+        try {
+          const n = await s.countPassages();
+          if (n > 0) {
+            const hits = await s.fullTextSearch('Cargo Arbeitszeit', { k: 5 });
+            assert.ok(Array.isArray(hits));
+            const [first] = await s.getPassages([hits[0]?.passage.id ?? '']);
+            if (hits.length > 0) assert.ok(first);
+          }
+          await s.listFiles();
+        } finally {
+          await s.close();
+        }
+      }
+
+      // The resumed run completes.
+      const resumed = await runChild(folder, store, {});
+      assert.equal(resumed.code, 0, resumed.stderr);
+    }
+    console.log(`      kills: ${kills.join('; ')}`);
+
+    const cleanStore = path.join(work, 'clean');
+    const clean = await runChild(folder, cleanStore, {});
+    assert.equal(clean.code, 0, clean.stderr);
+    const got = await snapshot(store);
+    const want = await snapshot(cleanStore);
+    assert.deepEqual(got.duplicateIds, []);
+    assert.equal(got.passages.length, want.passages.length);
+    assert.deepEqual(got.passages, want.passages);
+    assert.deepEqual(got.ids, want.ids);
+    assert.deepEqual(got.files, want.files);
+  });
+});

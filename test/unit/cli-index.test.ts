@@ -1,0 +1,175 @@
+// End-to-end tests of `docs-rag index` and `docs-rag status`: the real CLI in a child process, real loaders, real LanceDB.
+import * as assert from 'node:assert/strict';
+import { spawn } from 'node:child_process';
+import * as fs from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import { startFakeOllama } from '../helpers/ollamaServer';
+import { REALDOCS, WORKSPACE } from '../crash/snapshot';
+
+const ROOT = path.resolve(__dirname, '../..');
+
+interface CliResult {
+  code: number | null;
+  stdout: string;
+  stderr: string;
+  json?: Record<string, unknown>;
+}
+
+function cli(args: string[], o: { bundle?: boolean } = {}): Promise<CliResult> {
+  const argv = o.bundle ? [path.join(ROOT, 'dist/cli.js'), ...args] : ['--import', 'tsx', path.join(ROOT, 'src/cli.ts'), ...args];
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, argv, { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (d) => (stdout += d));
+    child.stderr.on('data', (d) => (stderr += d));
+    child.on('error', reject);
+    child.on('close', (code) => {
+      const last = stdout.trim().split('\n').pop() ?? '';
+      let json: Record<string, unknown> | undefined;
+      try {
+        json = JSON.parse(last) as Record<string, unknown>;
+      } catch {
+        json = undefined;
+      }
+      resolve({ code, stdout, stderr, json });
+    });
+  });
+}
+
+const tmp = (p: string) => fs.mkdtempSync(path.join(os.tmpdir(), p));
+
+describe('docs-rag index / status (CLI end to end)', function () {
+  this.timeout(300_000);
+  let folder: string;
+
+  beforeEach(() => {
+    folder = tmp('docs-rag-cli-');
+    fs.mkdirSync(path.join(folder, 'gesetze'));
+    for (const f of ['gesetze/tzbfg.md', 'gesetze/entgfg.docx', 'cargo-book/faq.md']) fs.copyFileSync(path.join(WORKSPACE, f), path.join(folder, f.replace('cargo-book/', '')));
+    fs.writeFileSync(path.join(folder, 'broken.pdf'), '%PDF-1.4\n%%EOF\n');
+  });
+  afterEach(() => fs.rmSync(folder, { recursive: true, force: true }));
+
+  it('indexes a folder into <folder>/.docs-rag, prints the JSON summary, and status reports it', async () => {
+    const r = await cli(['index', folder, '--json']);
+    assert.equal(r.code, 0, r.stderr);
+    assert.ok(r.json, `last stdout line is JSON: ${r.stdout}`);
+    assert.equal(r.json.files, 3);
+    assert.ok((r.json.chunks as number) > 10);
+    assert.equal(r.json.unchanged, 0);
+    assert.ok(typeof r.json.ms === 'number');
+    const errors = r.json.errors as { path: string; reason: string }[];
+    assert.deepEqual(errors.map((e) => e.path), ['broken.pdf']);
+    assert.match(errors[0].reason, /PDF/);
+    assert.ok(fs.existsSync(path.join(folder, '.docs-rag', 'meta.json')));
+
+    const again = await cli(['index', folder, '--json']);
+    assert.equal(again.json?.unchanged, 4);
+    assert.equal(again.json?.chunks, r.json.chunks);
+    assert.equal((again.json?.errors as unknown[]).length, 1, 'the broken file is still reported');
+
+    const st = await cli(['status', '--folder', folder, '--json']);
+    assert.equal(st.code, 0, st.stderr);
+    const s = st.json as { files: Record<string, number>; passages: Record<string, number>; embedder: { id: string }; lastRun: object; problems: { path: string }[] };
+    assert.equal(s.files.indexed, 3);
+    assert.equal(s.files.error, 1);
+    assert.equal(s.passages.total, r.json.chunks);
+    assert.equal(s.passages.L0, 3);
+    assert.equal(s.passages.L0 + s.passages.L1 + s.passages.L2, s.passages.total);
+    assert.equal(s.embedder.id, 'builtin');
+    assert.ok(s.lastRun);
+    assert.deepEqual(s.problems.map((p) => p.path), ['broken.pdf']);
+    const human = await cli(['status', '--folder', folder]);
+    assert.match(human.stdout, /Passages: \d+ \(L0 documents 3/);
+    assert.match(human.stdout, /broken\.pdf: /);
+    const humanIndex = await cli(['index', folder]);
+    assert.match(humanIndex.stdout, /Indexed: 3 documents/);
+  });
+
+  it('bad usage exits 2; an unreachable Ollama exits 1 with the fix; status without an index says how to build it', async () => {
+    assert.equal((await cli(['index'])).code, 2);
+    assert.equal((await cli(['index', folder, '--bogus'])).code, 2);
+    assert.equal((await cli(['index', folder, '--embedder', 'magic'])).code, 2);
+    assert.equal((await cli(['index', path.join(folder, 'nope')])).code, 2);
+    const down = await cli(['index', folder, '--embedder', 'ollama', '--ollama-host', 'http://127.0.0.1:9', '--json']);
+    assert.equal(down.code, 1);
+    assert.match(down.stderr, /ollama serve/);
+    const st = await cli(['status', '--folder', folder]);
+    assert.equal(st.code, 1);
+    assert.match(st.stderr, /docs-rag index/);
+  });
+
+  it('indexes with an Ollama embedder over HTTP (the real client) and then keeps using it', async () => {
+    const ollama = await startFakeOllama({ models: ['nomic-embed-text'] });
+    try {
+      const store = tmp('docs-rag-cli-store-');
+      const r = await cli(['index', folder, '--store', store, '--embedder', 'ollama', '--ollama-host', ollama.url, '--json']);
+      assert.equal(r.code, 0, r.stderr);
+      assert.equal(r.json?.files, 3);
+      assert.ok(ollama.requests.filter((q) => q.path === '/api/embed').length > 0);
+      const st = await cli(['status', '--folder', folder, '--store', store, '--json']);
+      assert.equal((st.json?.embedder as { id: string; model: string }).id, 'ollama');
+      // Switching back to builtin re-embeds everything.
+      const back = await cli(['index', folder, '--store', store, '--embedder', 'builtin', '--json']);
+      assert.equal(back.json?.reembedded, true);
+      assert.equal(back.json?.files, 3);
+      fs.rmSync(store, { recursive: true, force: true });
+    } finally {
+      await ollama.close();
+    }
+  });
+
+  it('indexes every document of the shared workspace with no errors', async () => {
+    const store = tmp('docs-rag-cli-ws-');
+    const r = await cli(['index', WORKSPACE, '--store', store, '--embedder', 'builtin', '--json']);
+    assert.equal(r.code, 0, r.stderr);
+    const docs = fs.readdirSync(WORKSPACE, { recursive: true }).map(String).filter((f) => /\.(md|pdf|docx)$/.test(f));
+    assert.deepEqual(r.json?.errors, []);
+    assert.equal(r.json?.files, docs.length);
+    assert.ok(docs.filter((d) => d.startsWith('cargo-book') || d.startsWith('gesetze')).length >= 68);
+    fs.rmSync(store, { recursive: true, force: true });
+  });
+
+  it('indexes realdocs in one run: every file indexed or listed with the reason its MANIFEST row expects', async () => {
+    const store = tmp('docs-rag-cli-real-');
+    const t0 = Date.now();
+    const r = await cli(['index', REALDOCS, '--store', store, '--json']);
+    const ms = Date.now() - t0;
+    assert.equal(r.code, 0, r.stderr);
+    assert.ok(ms < 120_000, `hazardous files cost no more than their deadline (${ms} ms)`);
+    const errors = new Map((r.json?.errors as { path: string; reason: string }[]).map((e) => [e.path, e.reason]));
+    const rows = fs.readFileSync(path.join(REALDOCS, 'MANIFEST.tsv'), 'utf8').trim().split('\n').slice(1).map((l) => l.split('\t'));
+    const st = await cli(['status', '--folder', REALDOCS, '--store', store, '--json']);
+    assert.equal(st.code, 0, st.stderr);
+    const indexedCount = (st.json?.files as { indexed: number }).indexed;
+    let indexed = 0;
+    for (const [file, , , , expected, contains] of rows) {
+      const reason = errors.get(file);
+      if (file.startsWith('hazardous/')) continue; // indexed, or a timeout / empty result: both allowed
+      if (/must fail/.test(expected)) {
+        assert.ok(reason, `${file} must be in errors`);
+        if (/password/i.test(expected) || /protected/i.test(file)) assert.match(reason, /password-protected/, file);
+      } else if (/no text|no real text|no extractable/i.test(expected)) {
+        assert.match(reason ?? '', /no extractable text/, file);
+      } else if (contains) {
+        assert.equal(reason, undefined, `${file} should be indexed, got: ${reason}`);
+        indexed++;
+      }
+    }
+    assert.ok(indexed >= 30 && indexedCount >= indexed, `indexed ${indexed}`);
+    fs.rmSync(store, { recursive: true, force: true });
+  });
+
+  it('the bundled CLI (dist/cli.js) indexes too', async function () {
+    const build = await new Promise<number | null>((resolve) => {
+      const c = spawn(process.execPath, ['esbuild.mjs'], { cwd: ROOT, stdio: 'ignore' });
+      c.on('close', resolve);
+    });
+    assert.equal(build, 0);
+    const r = await cli(['index', folder, '--json'], { bundle: true });
+    assert.equal(r.code, 0, r.stderr);
+    assert.equal(r.json?.files, 3);
+  });
+});

@@ -1,0 +1,175 @@
+import * as assert from 'node:assert/strict';
+import * as fs from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import { openEngine, type Engine } from '../../src/rag/engine';
+import { indexFolder, type IndexProgress } from '../../src/rag/index/indexer';
+import { startFakeOllama } from '../helpers/ollamaServer';
+import { WORKSPACE, copyTree, snapshot } from '../crash/snapshot';
+
+/** A small mixed-format copy of the shared workspace: Markdown, PDF and DOCX, German and English. */
+const PICK = [
+  'cargo-book/index.md', 'cargo-book/faq.md', 'cargo-book/reference/profiles.pdf', 'cargo-book/reference/workspaces.docx',
+  'cargo-book/guide/why-cargo-exists.md', 'gesetze/arbzg.pdf', 'gesetze/nachwg.docx', 'gesetze/tzbfg.md', 'gesetze/burlg.md',
+];
+
+function makeFolder(): string {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'docs-rag-incr-'));
+  for (const rel of PICK) {
+    fs.mkdirSync(path.dirname(path.join(dir, rel)), { recursive: true });
+    fs.copyFileSync(path.join(WORKSPACE, rel), path.join(dir, rel));
+  }
+  return dir;
+}
+
+async function cleanBuild(folder: string): Promise<Awaited<ReturnType<typeof snapshot>>> {
+  const storeDir = fs.mkdtempSync(path.join(os.tmpdir(), 'docs-rag-clean-'));
+  const engine = await openEngine({ folder, storeDir });
+  try {
+    await indexFolder(engine);
+  } finally {
+    await engine.close();
+  }
+  const snap = await snapshot(storeDir);
+  fs.rmSync(storeDir, { recursive: true, force: true });
+  return snap;
+}
+
+describe('indexer: incremental runs equal a clean build', function () {
+  this.timeout(300_000);
+  let folder: string;
+  let engine: Engine;
+
+  beforeEach(async () => {
+    folder = makeFolder();
+    engine = await openEngine({ folder });
+  });
+  afterEach(async () => {
+    await engine.close();
+    fs.rmSync(folder, { recursive: true, force: true });
+  });
+
+  it('indexes every document once, then skips unchanged files (size/mtime, then content hash)', async () => {
+    const phases = new Set<IndexProgress['phase']>();
+    const first = await indexFolder(engine, { onProgress: (p) => phases.add(p.phase) });
+    assert.deepEqual(first.errors, []);
+    assert.equal(first.files, PICK.length);
+    assert.equal(first.added, PICK.length);
+    assert.ok(first.chunks > PICK.length * 2, `chunks ${first.chunks}`);
+    for (const ph of ['scan', 'parse', 'embed', 'write', 'optimize', 'done'] as const) assert.ok(phases.has(ph), `phase ${ph}`);
+    assert.ok(!fs.readdirSync(path.join(folder, '.docs-rag')).some((f) => f.endsWith('.md')), 'store holds no documents');
+
+    const second = await indexFolder(engine);
+    assert.equal(second.unchanged, PICK.length);
+    assert.equal((second.added ?? 0) + (second.updated ?? 0), 0);
+    assert.equal(second.chunks, first.chunks);
+
+    // Same content, new mtime: hashed, found equal, only the record is touched.
+    const f = path.join(folder, 'gesetze/tzbfg.md');
+    fs.utimesSync(f, new Date(), new Date(Date.now() + 5000));
+    const third = await indexFolder(engine);
+    assert.equal(third.unchanged, PICK.length);
+    assert.equal(third.updated, 0);
+    const fourth = await indexFolder(engine);
+    assert.equal(fourth.unchanged, PICK.length, 'the touched record has the new mtime');
+  });
+
+  it('after edits, deletes, renames and new files the index equals a clean build of the final state', async () => {
+    await indexFolder(engine);
+    const md = path.join(folder, 'cargo-book/faq.md');
+    fs.writeFileSync(md, fs.readFileSync(md, 'utf8').replace(/Cargo/g, 'Kargo') + '\n\n## Added section\n\nA brand new paragraph about incremental indexing.\n');
+    fs.rmSync(path.join(folder, 'gesetze/nachwg.docx'));
+    fs.renameSync(path.join(folder, 'gesetze/burlg.md'), path.join(folder, 'gesetze/urlaub.md'));
+    fs.renameSync(path.join(folder, 'cargo-book/reference/profiles.pdf'), path.join(folder, 'cargo-book/profiles-moved.pdf'));
+    fs.copyFileSync(path.join(WORKSPACE, 'gesetze/kschg.md'), path.join(folder, 'gesetze/kschg.md'));
+    const r = await indexFolder(engine);
+    assert.deepEqual(r.errors, []);
+    assert.equal(r.removed, 3);
+    assert.equal(r.added, 3);
+    assert.equal(r.updated, 1);
+    const got = await snapshot(engine.storeDir);
+    const want = await cleanBuild(folder);
+    assert.deepEqual(got.duplicateIds, []);
+    assert.equal(got.passages.length, want.passages.length);
+    assert.deepEqual(got.passages, want.passages);
+    assert.deepEqual(got.files, want.files);
+    assert.ok(!got.passages.some((p) => p.startsWith('gesetze/burlg.md') || p.startsWith('gesetze/nachwg.docx')), 'nothing stale');
+    // Search sees the edit and not the old text of the renamed file's old path.
+    const hits = await engine.store.fullTextSearch('incremental indexing', { k: 3, lang: 'en' });
+    assert.equal(hits[0]?.passage.path, 'cargo-book/faq.md');
+  });
+
+  it('a watcher hint (paths) updates only those files and equals a clean build', async () => {
+    await indexFolder(engine);
+    const md = path.join(folder, 'gesetze/tzbfg.md');
+    fs.appendFileSync(md, '\n\n## Neuer Abschnitt\n\nDieser Absatz wurde nachträglich eingefügt und muss gefunden werden.\n');
+    fs.rmSync(path.join(folder, 'cargo-book/index.md'));
+    const r = await indexFolder(engine, { paths: [md, 'cargo-book/index.md'], optimize: 'never' });
+    assert.equal(r.updated, 1);
+    assert.equal(r.removed, 1);
+    assert.equal(r.unchanged, 0, 'files outside the hint were not looked at');
+    assert.deepEqual((await snapshot(engine.storeDir)).passages, (await cleanBuild(folder)).passages);
+    const hits = await engine.store.fullTextSearch('nachträglich eingefügt', { k: 3, lang: 'de' });
+    assert.equal(hits[0]?.passage.path, 'gesetze/tzbfg.md');
+  });
+
+  it('a cancelled run stops between files, keeps the index consistent, and the next run completes it', async () => {
+    const controller = new AbortController();
+    let seen = 0;
+    const r = await indexFolder(engine, {
+      signal: controller.signal,
+      onProgress: (p) => {
+        if (p.phase === 'embed' && ++seen === 2) controller.abort();
+      },
+    });
+    assert.equal(r.cancelled, true);
+    assert.ok(r.files < PICK.length, `only part indexed (${r.files})`);
+    const partial = await snapshot(engine.storeDir);
+    assert.deepEqual(partial.duplicateIds, []);
+    const done = await indexFolder(engine);
+    assert.equal(done.files, PICK.length);
+    assert.deepEqual((await snapshot(engine.storeDir)).passages, (await cleanBuild(folder)).passages);
+  });
+
+  it('bad files get a per-file status with a reason and do not stop the run', async () => {
+    fs.writeFileSync(path.join(folder, 'broken.pdf'), '%PDF-1.4\n%%EOF\n');
+    fs.writeFileSync(path.join(folder, 'empty.md'), '\n\n');
+    const r = await indexFolder(engine);
+    assert.equal(r.files, PICK.length);
+    const byPath = new Map(r.errors.map((e) => [e.path, e.reason]));
+    assert.deepEqual([...byPath.keys()].sort(), ['broken.pdf', 'empty.md']);
+    assert.match(byPath.get('empty.md')!, /no extractable text/);
+    assert.ok(byPath.get('broken.pdf')!.length > 5);
+    // Unchanged bad files are not parsed again but still reported.
+    const again = await indexFolder(engine);
+    assert.equal(again.unchanged, PICK.length + 2);
+    assert.equal(again.errors.length, 2);
+  });
+
+  it('another embedder re-embeds everything (never mixing vectors) and is then remembered', async () => {
+    await indexFolder(engine);
+    await engine.close();
+    const ollama = await startFakeOllama({ models: ['nomic-embed-text'] });
+    try {
+      engine = await openEngine({ folder, config: { embed: { provider: 'ollama', model: 'nomic-embed-text', ollamaHost: ollama.url } }, embedderOverride: true });
+      assert.match(engine.warnings.join(' '), /re-embeds/);
+      const r = await indexFolder(engine);
+      assert.equal(r.reembedded, true);
+      assert.equal(r.files, PICK.length);
+      assert.equal(engine.store.meta()?.embedder.id, 'ollama');
+      assert.ok(ollama.requests.some((q) => q.path === '/api/embed'));
+      await engine.close();
+      // Opened again without flags: uses the recorded Ollama embedder, nothing to redo.
+      engine = await openEngine({ folder, config: { embed: { ollamaHost: ollama.url } } });
+      assert.equal(engine.embedder.id, 'ollama');
+      const again = await indexFolder(engine);
+      assert.equal(again.reembedded, undefined);
+      assert.equal(again.unchanged, PICK.length);
+      const [hit] = await engine.store.vectorSearch((await engine.embedder.embed(['Arbeitszeit']))[0], { k: 1 });
+      assert.ok(hit && hit.score > 0);
+    } finally {
+      await engine.close();
+      await ollama.close();
+    }
+  });
+});
