@@ -52,7 +52,7 @@ export function contentTerms(text: string, lang?: Lang): string[] {
   const l: 'de' | 'en' = lang === 'de' || lang === 'en' ? lang : guessLang(text);
   const out: string[] = [];
   for (const w of words(text)) {
-    if (w.length < 3 || STOP.has(w) || /^\d+$/.test(w)) continue;
+    if (w.length < 3 || STOP.has(w) || /^\d+$/.test(w) || NUMBER_WORDS[w] !== undefined) continue;
     out.push(stemmer(l).stem(w));
   }
   return out;
