@@ -4,6 +4,7 @@ type BenchModule = { run(argv: string[]): Promise<void> };
 
 const benches: Record<string, () => Promise<BenchModule>> = {
   index: () => import('./indexBench'),
+  search: () => import('./searchBench'),
 };
 
 async function main(): Promise<void> {
