@@ -24,6 +24,9 @@ export interface ChunkConfig {
   sizes: Record<'pdf' | 'txt' | 'md' | 'docx' | 'html' | 'pptx' | 'xlsx', ChunkSize>;
   /** Fragments under this many characters merge with a neighbour. */
   minSize: number;
+  /** 'structural' (default): whole blocks and sentences packed up to the size; 'semantic': sentences grouped
+   *  until the similarity of neighbours drops (see chunk/semantic.ts). */
+  strategy?: 'structural' | 'semantic';
 }
 
 export interface EmbedConfig {

@@ -55,6 +55,11 @@ describe('splitSentences', () => {
     for (const s of spans) assert.equal(t.slice(s.start, s.end), s.text);
   });
 
+  it('keeps list enumerators with their item ("1. Cargo spawns...", "2. Aliases")', () => {
+    assert.deepEqual(texts('1. Cargo spawns the process. 2. The process answers.', 'en'), ['1. Cargo spawns the process.', '2. The process answers.']);
+    assert.deepEqual(texts('The order is\n1. Built-in commands\n2. Aliases', 'en'), ['The order is\n1. Built-in commands\n2. Aliases']);
+  });
+
   it('does not split when the next word starts in lower case', () => {
     assert.equal(texts('Die Regelung gilt ca. drei Monate bzw. bis Ende Sept. des Jahres.', 'de').length, 1);
   });

@@ -32,22 +32,25 @@ async function parseFile(abs: string, format: DocFormat): Promise<ParsedDocument
   return parseBytes(fs.readFileSync(abs), format, path.basename(abs));
 }
 
-function chunkFile(doc: ParsedDocument, abs: string): IndexedPassage[] {
-  return chunkDocument(doc, { path: path.relative(EVAL, abs).split(path.sep).join('/'), fileHash: 'h' }, config);
+function chunkFile(doc: ParsedDocument, abs: string, cfg: ChunkConfig = config): IndexedPassage[] {
+  return chunkDocument(doc, { path: path.relative(EVAL, abs).split(path.sep).join('/'), fileHash: 'h' }, cfg);
 }
 
+const LIST_ITEM_BREAK = /\n(?=[ \t]*(?:[-*+•–]|\(?[0-9]{1,3}[.)]|\(?[a-zA-Z][.)]|\([0-9a-z]{1,3}\))\s)/;
 const words = (t: string) => t.match(/[\p{L}\p{N}]+/gu) ?? [];
 const collapse = (t: string) => t.replace(/\s+/g, ' ').trim();
 
-describe('chunkDocument on real Markdown files', function () {
+for (const strategy of ['structural', 'semantic'] as const) {
+describe(`chunkDocument (${strategy}) on real Markdown files`, function () {
   this.timeout(120_000);
+  const cfg: ChunkConfig = { ...config, strategy };
   const parsed = new Map<string, { doc: ParsedDocument; passages: IndexedPassage[]; lines: string[] }>();
 
   before(async () => {
     assert.ok(MD_FILES.length >= 20, `expected the shared eval Markdown files under ${EVAL}`);
     for (const f of MD_FILES) {
       const doc = await parseFile(f, 'md');
-      parsed.set(f, { doc, passages: chunkFile(doc, f), lines: fs.readFileSync(f, 'utf8').split('\n') });
+      parsed.set(f, { doc, passages: chunkFile(doc, f, cfg), lines: fs.readFileSync(f, 'utf8').split('\n') });
     }
   });
 
@@ -91,11 +94,13 @@ describe('chunkDocument on real Markdown files', function () {
       const texts = passages.filter((p) => p.level === 2).map((p) => p.text);
       for (const b of doc.blocks) {
         if (b.kind === 'heading' || b.kind === 'table' || b.kind === 'code') continue;
-        for (const s of splitSentences(b.text, 'de')) {
-          if (s.text.length > config.sizes.md.size) continue; // only over-long sentences may be cut
+        // List items ("a) ...", "2. ...", "- ...") count as sentence boundaries too.
+        const units = splitSentences(b.text, 'de').flatMap((s) => s.text.split(LIST_ITEM_BREAK));
+        for (const u of units) {
+          if (u.length > config.sizes.md.size) continue; // only over-long sentences may be cut
           assert.ok(
-            texts.some((t) => t.includes(s.text)),
-            `${path.basename(f)}: sentence split: "${s.text.slice(0, 80)}"`,
+            texts.some((t) => t.includes(u)),
+            `${path.basename(f)}: sentence split: "${u.slice(0, 80)}"`,
           );
           sentences++;
         }
@@ -157,7 +162,7 @@ describe('chunkDocument on real Markdown files', function () {
   it('gives identical ids across runs, and unchanged passages keep their ids when a section is inserted', async () => {
     const f = MD_FILES.find((x) => x.endsWith('gesetze/burlg.md'))!;
     const { doc, passages } = parsed.get(f)!;
-    const again = chunkFile(await parseFile(f, 'md'), f);
+    const again = chunkFile(await parseFile(f, 'md'), f, cfg);
     assert.deepEqual(
       again.map((p) => p.id),
       passages.map((p) => p.id),
@@ -166,7 +171,7 @@ describe('chunkDocument on real Markdown files', function () {
     const edited = original.replace('## § 1 Urlaubsanspruch', '## § 0 Neu\n\nEin neuer Paragraph wurde eingefügt.\n\n## § 1 Urlaubsanspruch');
     assert.notEqual(edited, original);
     const editedDoc = await parseBytes(Buffer.from(edited), 'md', 'burlg.md');
-    const after = chunkDocument(editedDoc, { path: 'workspace/gesetze/burlg.md', fileHash: 'h2' }, config);
+    const after = chunkDocument(editedDoc, { path: 'workspace/gesetze/burlg.md', fileHash: 'h2' }, cfg);
     const afterIds = new Set(after.map((p) => p.id));
     const keptL2 = passages.filter((p) => p.level === 2 && afterIds.has(p.id));
     assert.equal(keptL2.length, passages.filter((p) => p.level === 2).length, 'every old L2 passage keeps its id');
@@ -179,8 +184,34 @@ describe('chunkDocument on real Markdown files', function () {
     assert.ok(doc.blocks.length < editedDoc.blocks.length);
   });
 });
+}
 
 describe('chunkDocument on built documents', () => {
+  it('semantic strategy breaks where the topic changes, structural packs up to the size', () => {
+    const urlaub = [
+      'Der Urlaub beträgt jährlich mindestens vierundzwanzig Werktage.',
+      'Urlaub wird im laufenden Kalenderjahr gewährt und genommen.',
+      'Eine Übertragung des Urlaubs auf das nächste Kalenderjahr ist nur bei dringenden Gründen statthaft.',
+      'Der Urlaubsanspruch entsteht erstmals nach sechs Monaten.',
+    ];
+    const cargo = [
+      'Cargo downloads crates from the registry and builds every dependency.',
+      'The registry index lists every published crate version with its checksum.',
+      'Cargo caches downloaded crates in the registry cache directory.',
+      'A crate version can be yanked from the registry but never deleted.',
+    ];
+    const text = [...urlaub, ...cargo].join(' ');
+    const doc = md([heading('Gemischt', 1, 1), para(text, 3)]);
+    const structural = chunkDocument(doc, { path: 'a.md', fileHash: 'h' }, config).filter((p) => p.level === 2);
+    assert.equal(structural.length, 1, 'fits one structural passage');
+    const semantic = chunkDocument(doc, { path: 'a.md', fileHash: 'h' }, { ...config, strategy: 'semantic' }).filter((p) => p.level === 2);
+    assert.equal(semantic.length, 2);
+    assert.equal(semantic[0].text, urlaub.join(' '));
+    assert.equal(semantic[1].text, cargo.join(' '));
+    assert.equal(semantic[1].lang, 'en');
+    assert.equal(semantic[0].lang, 'de');
+  });
+
   const md = (blocks: Block[], title?: string): ParsedDocument => ({ format: 'md', title, blocks, metadata: {}, warnings: [] });
   const para = (text: string, startLine: number, endLine = startLine): Block => ({ kind: 'paragraph', text, loc: { startLine, endLine } });
   const heading = (text: string, level: number, line: number): Block => ({ kind: 'heading', text, level, loc: { startLine: line, endLine: line } });

@@ -14,61 +14,15 @@ import type { Block, DocFormat, IndexedPassage, Lang, Level, ParsedDocument, Sou
 import { PassageIdFactory } from './ids';
 import { guessLanguage } from './language';
 import { needsQuote, quoteOf, unionLocations } from './locations';
-import { blockPieces, type Piece } from './pieces';
+import { PASSAGE_SEPARATOR, packSection } from './pack';
+import { blockPieces } from './pieces';
+import { semanticDrafts } from './semantic';
 import { documentTitle, groupSections, type Section } from './sections';
 import { splitSentences } from './sentences';
 import { documentSummary, leadSentences, sectionSummary } from './summary';
 
 export { detectLanguage, guessLanguage } from './language';
 export { splitSentences } from './sentences';
-
-const PASSAGE_SEPARATOR = '\n\n';
-
-interface Draft {
-  pieces: Piece[];
-  table: boolean;
-}
-
-const draftLength = (d: Draft) => d.pieces.reduce((n, p, i) => n + p.text.length + (i > 0 ? PASSAGE_SEPARATOR.length : 0), 0);
-
-/** Packs a section's pieces into passage drafts (tables alone), then merges small fragments. */
-function packSection(pieces: Piece[], size: ChunkSize, minSize: number): Draft[] {
-  const drafts: Draft[] = [];
-  let cur: Draft | undefined;
-  for (const p of pieces) {
-    if (p.table) {
-      if (cur) drafts.push(cur);
-      cur = undefined;
-      drafts.push({ pieces: [p], table: true });
-      continue;
-    }
-    if (cur && draftLength(cur) + PASSAGE_SEPARATOR.length + p.text.length > size.size) {
-      drafts.push(cur);
-      cur = undefined;
-    }
-    if (!cur) cur = { pieces: [], table: false };
-    cur.pieces.push(p);
-  }
-  if (cur) drafts.push(cur);
-  // Merge fragments under minSize with a text neighbour (previous first) while staying under size + minSize.
-  const limit = size.size + minSize;
-  for (let i = 0; i < drafts.length; i++) {
-    const d = drafts[i];
-    if (d.table || draftLength(d) >= minSize) continue;
-    const prev = drafts[i - 1];
-    const next = drafts[i + 1];
-    if (prev && !prev.table && draftLength(prev) + PASSAGE_SEPARATOR.length + draftLength(d) <= limit) {
-      prev.pieces.push(...d.pieces);
-      drafts.splice(i, 1);
-      i--;
-    } else if (next && !next.table && draftLength(next) + PASSAGE_SEPARATOR.length + draftLength(d) <= limit) {
-      next.pieces.unshift(...d.pieces);
-      drafts.splice(i, 1);
-      i--;
-    }
-  }
-  return drafts;
-}
 
 /** Tail of the previous passage: whole trailing sentences within `max` characters, else its last words. */
 function overlapTail(text: string, max: number, lang: Lang): string {
@@ -164,8 +118,14 @@ export function chunkDocument(doc: ParsedDocument, file: { path: string; fileHas
     const l1 = make(1, sectionPath, l0.id, si, section.headingPath, l1Text, '', l1Loc, indexTextOf(section.heading ? section.headingPath.slice(0, -1) : section.headingPath, l1Text));
     out.push(l1);
 
-    const pieces = section.blocks.flatMap((b: Block) => blockPieces(b, size.size, docLang));
-    const drafts = packSection(pieces, size, config.minSize);
+    const drafts =
+      config.strategy === 'semantic'
+        ? semanticDrafts(section.blocks, size, config.minSize, docLang)
+        : packSection(
+            section.blocks.flatMap((b: Block) => blockPieces(b, size.size, docLang)),
+            size,
+            config.minSize,
+          );
     let previous: { text: string; table: boolean } | undefined;
     drafts.forEach((d, ci) => {
       const text = d.pieces.map((p) => p.text).join(PASSAGE_SEPARATOR);

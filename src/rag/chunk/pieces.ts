@@ -14,7 +14,7 @@ export interface Piece {
   table: boolean;
 }
 
-interface Span {
+export interface Span {
   start: number;
   end: number;
 }
@@ -22,7 +22,7 @@ interface Span {
 const LIST_ITEM_START = /\n(?=[ \t]*(?:[-*+•–]|\(?[0-9]{1,3}[.)]|\(?[a-zA-Z][.)]|\([0-9a-z]{1,3}\))\s)/g;
 
 /** Offsets of sentences (and list items / code lines) in a block's text. */
-function segmentSpans(block: Block, lang: Lang): Span[] {
+export function segmentSpans(block: Block, lang: Lang): Span[] {
   const text = block.text;
   if (block.kind === 'code') {
     const spans: Span[] = [];
@@ -48,7 +48,7 @@ function segmentSpans(block: Block, lang: Lang): Span[] {
 }
 
 /** Cuts an over-long span at word boundaries into spans of at most `size` characters. */
-function cutLongSpan(text: string, span: Span, size: number): Span[] {
+export function cutLongSpan(text: string, span: Span, size: number): Span[] {
   const out: Span[] = [];
   let s = span.start;
   while (span.end - s > size) {

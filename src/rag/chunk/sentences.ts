@@ -71,8 +71,14 @@ function nextWord(text: string, from: number): string {
 }
 
 /** Whether a sentence ends at the terminator at `i` (the last char of the terminator run is at `termEnd - 1`). */
-function isBoundary(text: string, i: number, termEnd: number, nextStart: number, lang: Lang): boolean {
+function isBoundary(text: string, i: number, termEnd: number, nextStart: number, lang: Lang, sentenceStart: number): boolean {
   const ch = text[i];
+  // An enumerator opening the sentence ("1. Cargo spawns...", "2. Die Frist...") is not a sentence of its own.
+  // The same for an enumerator at the start of a line.
+  if (ch === '.') {
+    const lineStart = Math.max(sentenceStart, text.lastIndexOf('\n', i - 1) + 1);
+    if (/^[\s(]*(?:[0-9]{1,3}|[a-zA-Z])$/.test(text.slice(lineStart, i))) return false;
+  }
   const next = text[nextStart];
   if (!isSentenceStart(next)) return false;
   if (ch !== '.') return true; // ! ? … followed by a sentence start
@@ -134,7 +140,7 @@ export function splitSentences(text: string, lang: Lang): SentenceSpan[] {
       let nextStart = closeEnd;
       while (nextStart < n && /\s/.test(text[nextStart])) nextStart++;
       if (nextStart >= n) break;
-      if (isBoundary(text, i, termEnd, nextStart, lang)) {
+      if (isBoundary(text, i, termEnd, nextStart, lang, start)) {
         push(start, closeEnd);
         start = nextStart;
         i = nextStart;
