@@ -10,6 +10,8 @@ import { OllamaChatModel } from '../../src/rag/answer/ollamaChat';
 import { chunkDocument } from '../../src/rag/chunk';
 import { defaultConfig } from '../../src/rag/config';
 import { CACHE_FILE, EnrichCache, enrichForIndex, enrichPassagesWithStats } from '../../src/rag/enrich';
+import { openEngine } from '../../src/rag/engine';
+import { indexFolder } from '../../src/rag/index/indexer';
 import { parseBytes } from '../../src/rag/ingest';
 import type { IndexedPassage } from '../../src/rag/types';
 import { startFakeOllama, type FakeChatRequest, type FakeOllama } from '../helpers/ollamaServer';
@@ -115,6 +117,33 @@ describe('enrich: contextual retrieval and summaries', function () {
     assert.equal(warnings.length, 1);
     assert.match(warnings[0], /ollama pull qwen2\.5:7b-instruct/);
     assert.equal(server.requests.filter((r) => r.path === '/api/chat').length, 1, 'a missing model is asked once, not per passage or file');
+  });
+
+  it('the indexer runs it when config.enrich is set: context words become searchable, text stays, reruns hit the cache', async () => {
+    await server.close();
+    // The context names a word that is nowhere in the document, so finding it proves indexText was enriched.
+    server = await startFakeOllama({ chat: (req) => (/situates a passage/.test(req.messages[0].content) ? 'Zusammenhang: Quokkaregel' : enrichModel(req)) });
+    const folder = path.join(dir, 'docs');
+    fs.mkdirSync(folder);
+    fs.writeFileSync(path.join(folder, 'urlaub.md'), markdownDoc(2));
+    const config = { embed: { ollamaHost: server.url }, enrich: { contextual: true, summaries: false, model: 'llama3.2' } };
+    const engine = await openEngine({ folder, storeDir: path.join(dir, 'store'), config });
+    try {
+      const r = await indexFolder(engine);
+      assert.equal(r.errors.length, 0);
+      const calls = server.requests.filter((q) => q.path === '/api/chat').length;
+      assert.ok(calls >= 2, `${calls} model calls`);
+      const hits = await engine.store.fullTextSearch('Quokkaregel', { k: 10 });
+      assert.ok(hits.length >= 2 && hits.every((h) => h.passage.level === 2), 'found through the context only');
+      assert.ok(hits.every((h) => !h.passage.text.includes('Quokkaregel')), 'display text is the original');
+      assert.ok(fs.existsSync(path.join(dir, 'store', CACHE_FILE)));
+      await indexFolder(engine, { full: true });
+      assert.equal(server.requests.filter((q) => q.path === '/api/chat').length, calls, 'a full re-index pays nothing twice');
+      assert.ok((await engine.store.fullTextSearch('Quokkaregel', { k: 10 })).length >= 2);
+    } finally {
+      await engine.close();
+      EnrichCache.forget(path.join(dir, 'store'));
+    }
   });
 
   it('is off unless configured', async () => {

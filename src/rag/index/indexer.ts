@@ -2,6 +2,7 @@
 // bounded number of files in flight, and batched writes through the store (each file's passages replaced in one commit).
 import type { Engine } from '../engine';
 import { chunkDocument } from '../chunk';
+import { enrichForIndex } from '../enrich';
 import type { FileRecord, FileStatus, FileUpdate } from '../store/types';
 import { LoadError, type IndexedPassage } from '../types';
 import { hashFile, planChanges, type Candidate } from './plan';
@@ -169,6 +170,8 @@ async function runIndex(engine: Engine, o: IndexOptions): Promise<IndexRunResult
       });
       passages = chunkDocument(doc, { path: entry.path, fileHash: hash }, config.chunk);
       if (passages.length === 0) throw new LoadError('no-text', 'no extractable text');
+      // Opt-in LLM enrichments (config.enrich, see src/rag/enrich): contextual indexText, abstractive L0/L1 summaries, cached.
+      if (config.enrich) passages = await enrichForIndex(passages, { config, storeDir: engine.storeDir, signal, onWarning: (m) => warnings.push(m) });
     } catch (err) {
       if (signal?.aborted) return;
       const { status, reason } = describeFailure(err);
