@@ -17,7 +17,8 @@ const DE_WORDS = new Set(
     'muss müssen kann können darf dürfen ich mein meine mir mich bei beim nach vor für mit ohne über unter zwischen vom zum zur im ' +
     'auch noch nur wenn ob dass sich gilt gelten hat haben habe frist urlaub arbeitgeber arbeitnehmer gesetz kündigung lohn stunden ' +
     'tage wochen monate jahr jahre pausen pause bis seit laut gibt es mehr als weniger unterschied alle zwischen dauer ' +
-    'man pro mindestens stunde woche monat jahr darf dürfen soll sollen gesetzlich muß eines einer')
+    'man mindestens stunde woche monat jahr darf dürfen soll sollen gesetzlich muß eines einer ' +
+    'welchem welchen wurde wurden war waren hatte hatten seine ihre ihren gegen zum jahrhundert heute immer')
     .split(/\s+/),
 );
 const EN_WORDS = new Set(

@@ -32,7 +32,13 @@ export async function gatherCandidates(store: IndexStore, embedder: Embedder, r:
   const keywordTexts = r.keyword ? [...r.queries, ...r.keywordOnly] : [];
   const vectorTexts = r.vector ? [...r.queries, ...r.vectorOnly] : [];
 
-  const keywordRun = timed(() => Promise.all(keywordTexts.map((q) => store.fullTextSearch(q, { k: r.candidates, lang: ftsLang, ...filter }))));
+  // A query in the wrong language column finds (almost) nothing: then both columns are searched.
+  const keywordSearch = async (q: string) => {
+    const hits = await store.fullTextSearch(q, { k: r.candidates, lang: ftsLang, ...filter });
+    if (ftsLang === undefined || hits.length >= Math.min(5, r.candidates)) return hits;
+    return store.fullTextSearch(q, { k: r.candidates, lang: undefined, ...filter });
+  };
+  const keywordRun = timed(() => Promise.all(keywordTexts.map(keywordSearch)));
   const vectorRun = (async () => {
     if (vectorTexts.length === 0) return { vectors: [] as Float32Array[], lists: [] as SearchHit[][], embedMs: 0, searchMs: 0 };
     const emb = await timed(() => embedder.embed(vectorTexts));

@@ -49,6 +49,8 @@ export interface SearchSettings {
   expansionThreshold: number;
   /** Summary flow: documents taken, and the most L1 sections before falling back to L0 summaries. */
   summaryMaxDocuments: number;
+  /** Summary flow: a document is taken when its score is at least this share of the best document's. */
+  summaryDocThreshold: number;
   summaryMaxSections: number;
   /** Deadline of each LLM call. */
   llmTimeoutMs: number;
@@ -85,6 +87,7 @@ export const BASE_SETTINGS: SearchSettings = {
   maxChunksPerDocument: 20,
   expansionThreshold: 0.3,
   summaryMaxDocuments: 5,
+  summaryDocThreshold: 0.35,
   summaryMaxSections: 40,
   llmTimeoutMs: 30_000,
 };

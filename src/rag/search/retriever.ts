@@ -131,7 +131,7 @@ class ChunkFlow implements Flow {
         candidates: Math.max(s.candidates, q.k),
         keyword: s.keyword,
         vector: s.vector,
-        fusion: s.fusion,
+        fusion: q.options.alpha !== undefined ? 'weighted' : s.fusion,
         rrfK: s.rrfK,
         rrfVectorWeight: s.rrfVectorWeight,
         alpha: q.analysis.alpha,
@@ -181,7 +181,7 @@ class SummaryFlow implements Flow {
         candidates: s.candidates,
         keyword: s.keyword,
         vector: s.vector,
-        fusion: s.fusion,
+        fusion: q.options.alpha !== undefined ? 'weighted' : s.fusion,
         rrfK: s.rrfK,
         alpha: q.analysis.alpha,
         withVectors: false,
@@ -190,7 +190,9 @@ class SummaryFlow implements Flow {
     );
     const docScore = new Map<string, number>();
     for (const h of candidates) docScore.set(h.passage.path, (docScore.get(h.passage.path) ?? 0) + h.score);
-    const docs = [...docScore.entries()].sort((a, b) => b[1] - a[1]).slice(0, s.summaryMaxDocuments);
+    const ranked = [...docScore.entries()].sort((a, b) => b[1] - a[1]);
+    const best = ranked[0]?.[1] ?? 0;
+    const docs = ranked.filter(([, sc]) => sc >= best * s.summaryDocThreshold).slice(0, s.summaryMaxDocuments);
     return q.tracer.span(
       'summaries',
       async () => {
