@@ -27,7 +27,9 @@ export { splitSentences } from './sentences';
 /** Tail of the previous passage: whole trailing sentences within `max` characters, else its last words. */
 function overlapTail(text: string, max: number, lang: Lang): string {
   if (max <= 0 || text.length === 0) return '';
-  const sentences = splitSentences(text, lang);
+  // Only the end matters: a partial first sentence of the window starts before text.length - max and is never taken.
+  const offset = Math.max(0, text.length - max - 400);
+  const sentences = splitSentences(text.slice(offset), lang).map((s) => ({ ...s, start: s.start + offset }));
   let start = text.length;
   for (let i = sentences.length - 1; i >= 0; i--) {
     if (text.length - sentences[i].start > max) break;

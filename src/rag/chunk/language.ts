@@ -44,7 +44,7 @@ export interface LanguageGuess {
 
 /** Detects German, English or other, with a confidence flag. */
 export function guessLanguage(text: string): LanguageGuess {
-  const sample = (text.length > 4000 ? text.slice(0, 4000) : text).toLowerCase();
+  const sample = (text.length > 1500 ? text.slice(0, 1500) : text).toLowerCase();
   const words = sample.match(/[\p{L}']+/gu);
   if (!words || words.length === 0) return { lang: 'other', confident: false };
   let letters = 0;
@@ -53,7 +53,7 @@ export function guessLanguage(text: string): LanguageGuess {
   let en = 0;
   for (const w of words) {
     letters += w.length;
-    if (/^[a-zäöüßéèàâêîôûç']+$/.test(w)) latin += w.length;
+    for (let i = 0; i < w.length; i++) if (w.charCodeAt(i) < 0x250) latin++; // Latin, Latin-1, Latin Extended
     if (DE_WORDS.has(w)) de++;
     if (EN_WORDS.has(w)) en++;
   }

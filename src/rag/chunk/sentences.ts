@@ -110,8 +110,14 @@ export function splitSentences(text: string, lang: Lang): SentenceSpan[] {
     while (e > s && /\s/.test(text[e - 1])) e--;
     if (e > s) out.push({ text: text.slice(s, e), start: s, end: e });
   };
+  const candidates = /[.!?…\n]/g;
   let i = 0;
   while (i < n) {
+    // Jump to the next possible boundary character (most characters are not).
+    candidates.lastIndex = i;
+    const found = candidates.exec(text);
+    if (!found) break;
+    i = found.index;
     const ch = text[i];
     if (ch === '\n') {
       // Blank line → hard boundary.
