@@ -93,7 +93,10 @@ export function createChatHandler(service: DocsService, log: Log): vscode.ChatRe
         noModelNote: trusted ? undefined : RESTRICTED_NOTE,
         flow: request.command === 'summary' ? 'summary' : undefined,
         signal: abort.signal,
-        onStage: (stage) => stream.progress(stage === 'Generating…' ? `Writing the answer with ${request.model.name}…` : stage),
+        // The citation check runs after the text is complete; a progress line then would stay below the answer.
+        onStage: (stage) => {
+          if (!/^Checking/.test(stage)) stream.progress(stage === 'Generating…' ? `Writing the answer with ${request.model.name}…` : stage);
+        },
         onSources: (list) => {
           sources = new Map(list.map((c) => [c.n, c]));
         },

@@ -46,8 +46,10 @@ export class MultiFolderRetriever implements Retriever {
   async retrieve(query: string, options: RetrieveOptions = {}): Promise<RetrievalResult> {
     const results = await Promise.all(this.parts.map(async (p) => ({ p, r: await p.retriever.retrieve(query, options) })));
     if (results.length === 1) {
-      for (const h of results[0].r.hits) this.folderOf.set(h.passage.id, results[0].p.folder);
-      return results[0].r;
+      const { p, r } = results[0];
+      for (const h of r.hits) this.folderOf.set(h.passage.id, p.folder);
+      for (const c of r.context?.passages ?? []) this.folderOf.set(c.passage.id, p.folder);
+      return r;
     }
     const hits: SearchHit[] = [];
     const trace: TraceSpan[] = [];
@@ -57,6 +59,7 @@ export class MultiFolderRetriever implements Retriever {
         this.folderOf.set(h.passage.id, p.folder);
         hits.push(h);
       }
+      for (const c of r.context?.passages ?? []) this.folderOf.set(c.passage.id, p.folder);
       trace.push(...r.trace.map((s) => ({ ...s, name: `${p.folder.name}:${s.name}` })));
       warnings.push(...r.warnings);
     }
@@ -96,8 +99,8 @@ export interface AskOptions {
   onSources?: (sources: AskCitation[]) => void;
 }
 
-/** Passages given to the model. */
-const MAX_SOURCES = 6;
+/** Most passages given to the model (fewer when its context window is small). */
+const MAX_SOURCES = 16;
 
 export class DocsService {
   constructor(
@@ -152,7 +155,10 @@ export class DocsService {
       retrieve: async (q, options) => {
         const result = await multi.retrieve(q, { ...options, flow: o.flow ?? options?.flow });
         for (const h of result.hits) retrieved.set(h.passage.id, h.passage);
-        const sources = answer.selectSources(result.hits, MAX_SOURCES, Number.POSITIVE_INFINITY);
+        for (const c of result.context?.passages ?? []) retrieved.set(c.passage.id, c.passage);
+        // Same candidates and order as the answer stage numbers them (its budget only cuts the tail).
+        const candidates: SearchHit[] = result.context?.passages.length ? result.context.passages.map((c) => ({ passage: c.passage, score: c.score })) : result.hits;
+        const sources = answer.selectSources(candidates, MAX_SOURCES, Number.POSITIVE_INFINITY);
         const resolved = await Promise.all(sources.map(async (s) => ({ n: s.n, hit: await resolvePassage(s.passage) })));
         const citations = resolved.filter((c): c is AskCitation => !!c.hit);
         predicted = new Map(citations.map((c) => [c.n, c.hit]));
@@ -180,8 +186,8 @@ export class DocsService {
       const hit = passage ? await resolvePassage(passage) : undefined;
       if (!hit) continue;
       const guess = predicted.get(c.n);
-      if (result.mode !== 'extractive' && guess && guess.hit.passage.id !== c.passageId) {
-        this.log.warn(`citation [${c.n}] streamed as ${guess.label} but resolved to ${c.path}`);
+      if (result.mode === 'generative' && guess && guess.hit.passage.id !== c.passageId) {
+        this.log.warn(`citation [${c.n}] was streamed as ${guess.label} but the answer resolved it to ${c.path}`);
       }
       citations.push({ n: c.n, hit });
     }

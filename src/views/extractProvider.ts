@@ -10,6 +10,8 @@ export const EXTRACT_SCHEME = 'docs-rag-extract';
 interface ExtractedDoc {
   text: string;
   ranges: Map<string, vscode.Range>;
+  /** Line of each section heading, keyed by the heading path joined with NUL. */
+  headingLines: Map<string, number>;
   /** chunkPath per passage id, to find the passages under a section. */
   chunkPaths: { id: string; chunkPath: string }[];
 }
@@ -23,20 +25,33 @@ function pageHeader(p: Passage): string | undefined {
   return undefined;
 }
 
-/** Lays out the passages in document order with page / section headers and records each passage's range. */
+/**
+ * Lays out the passages in document order and records each passage's range. PDF pages get a "── Page n ──" line;
+ * section headings are written as plain lines where the section starts, so a section's range (heading + passages)
+ * reads like the section's own text.
+ */
 export function layoutExtractedText(rel: string, format: string, passages: Passage[]): ExtractedDoc {
   const lines: string[] = [
     `Extracted text of ${rel} (${format.toUpperCase()}, read-only). Use "Docs RAG: Open original file in the system viewer" to see the file itself.`,
     '',
   ];
   const ranges = new Map<string, vscode.Range>();
-  let lastHeader = '';
+  const headingLines = new Map<string, number>();
+  let lastPage = '';
+  let lastPath: string[] = [];
   for (const p of passages) {
-    const header = pageHeader(p) ?? (p.headingPath.length > 1 ? p.headingPath.slice(1).join(' › ') : '');
-    if (header && header !== lastHeader) {
-      lines.push(`── ${header} ──`, '');
-      lastHeader = header;
+    const page = pageHeader(p) ?? '';
+    if (page && page !== lastPage) {
+      lines.push(`── ${page} ──`, '');
+      lastPage = page;
     }
+    let same = 0;
+    while (same < lastPath.length && same < p.headingPath.length && lastPath[same] === p.headingPath[same]) same++;
+    for (let i = same; i < p.headingPath.length; i++) {
+      headingLines.set(p.headingPath.slice(0, i + 1).join('\u0000'), lines.length);
+      lines.push(p.headingPath[i]);
+    }
+    lastPath = p.headingPath;
     const body = p.text.replace(/\r\n?/g, '\n').split('\n');
     const start = lines.length;
     lines.push(...body);
@@ -45,7 +60,7 @@ export function layoutExtractedText(rel: string, format: string, passages: Passa
     lines.push('');
   }
   if (passages.length === 0) lines.push('(No text was extracted from this file. Run "Docs RAG: Show index status" to see why.)');
-  return { text: lines.join('\n'), ranges, chunkPaths: passages.map((p) => ({ id: p.id, chunkPath: p.chunkPath })) };
+  return { text: lines.join('\n'), ranges, headingLines, chunkPaths: passages.map((p) => ({ id: p.id, chunkPath: p.chunkPath })) };
 }
 
 export class ExtractedTextProvider implements vscode.TextDocumentContentProvider, vscode.Disposable {
@@ -99,7 +114,14 @@ export class ExtractedTextProvider implements vscode.TextDocumentContentProvider
     let range = doc.ranges.get(passage.id);
     if (!range) {
       const inside = doc.chunkPaths.filter((c) => c.chunkPath.startsWith(`${passage.chunkPath}/`)).map((c) => doc.ranges.get(c.id)!);
-      if (inside.length) range = inside.reduce((a, b) => a.union(b));
+      if (inside.length) {
+        range = inside.reduce((a, b) => a.union(b));
+        // A section starts at its heading line when that line directly precedes its first passage.
+        const heading = doc.headingLines.get(passage.headingPath.join('\u0000'));
+        if (heading !== undefined && heading < range.start.line && range.start.line - heading <= passage.headingPath.length + 1) {
+          range = new vscode.Range(heading, 0, range.end.line, range.end.character);
+        }
+      }
     }
     if (!range) {
       const needle = passage.text.slice(0, 80);
