@@ -31,8 +31,8 @@ export interface FakeOllamaOptions {
   models?: string[];
   /** Embedding function. Default: deterministic hashed bag-of-words vector, dimension 64. */
   embed?: (text: string, model: string) => number[];
-  /** Chat reply. Default: "Echo: <last user message>". */
-  chat?: (req: FakeChatRequest) => string | FakeChatReply;
+  /** Chat reply (may be async). Default: "Echo: <last user message>". */
+  chat?: (req: FakeChatRequest) => string | FakeChatReply | Promise<string | FakeChatReply>;
   /** Generate reply. Default: "Echo: <prompt>". */
   generate?: (req: { model: string; prompt: string; system?: string }) => string;
   /** Delay before any /api/* model response (a slow model). */
@@ -41,6 +41,8 @@ export interface FakeOllamaOptions {
   chunkDelayMs?: number;
   /** Inject failures per request path (e.g. '/api/embed'); the returned status and error are sent as Ollama would. */
   fail?: (path: string) => { status: number; error: string } | undefined;
+  /** Inject an error into a streamed reply after its first chunk (Ollama sends `{"error": "..."}` as an NDJSON line). */
+  streamError?: (path: string) => string | undefined;
   /** Context length reported by /api/show model_info (default 8192); also enforced for /api/embed with truncate:false. */
   contextLength?: number;
   /** If set, only these models accept `tools`; others answer 400 "... does not support tools" like Ollama. */
@@ -187,10 +189,15 @@ export async function startFakeOllama(opts: FakeOllamaOptions = {}): Promise<Fak
   });
 
   /** Writes NDJSON chunks with optional delays; stops if the client went away. */
-  const streamLines = async (res: http.ServerResponse, lines: object[], aborted: AbortSignal) => {
+  const streamLines = async (res: http.ServerResponse, lines: object[], aborted: AbortSignal, path: string) => {
     res.writeHead(200, { 'Content-Type': 'application/x-ndjson', 'Transfer-Encoding': 'chunked' });
+    const midError = opts.streamError?.(path);
     for (let i = 0; i < lines.length; i++) {
       if (aborted.aborted) break;
+      if (midError !== undefined && i === 1) {
+        res.end(JSON.stringify({ error: midError }) + '\n');
+        return;
+      }
       res.write(JSON.stringify(lines[i]) + '\n');
       if (i < lines.length - 1 && opts.chunkDelayMs) await sleep(opts.chunkDelayMs, aborted);
     }
@@ -206,7 +213,7 @@ export async function startFakeOllama(opts: FakeOllamaOptions = {}): Promise<Fak
     }
     const req: FakeChatRequest = { model, messages, tools, format: body.format, options: body.options };
     const raw = opts.chat
-      ? opts.chat(req)
+      ? await opts.chat(req)
       : `Echo: ${[...messages].reverse().find((m: any) => m.role === 'user')?.content ?? ''}`;
     const reply: FakeChatReply = typeof raw === 'string' ? { content: raw } : raw;
     const content = reply.content ?? '';
@@ -232,7 +239,7 @@ export async function startFakeOllama(opts: FakeOllamaOptions = {}): Promise<Fak
       done: true,
       ...counters(promptTokens, pieces.length),
     });
-    await streamLines(res, lines, aborted);
+    await streamLines(res, lines, aborted, '/api/chat');
   };
 
   const handleGenerate = async (body: any, res: http.ServerResponse, aborted: AbortSignal) => {
@@ -243,7 +250,7 @@ export async function startFakeOllama(opts: FakeOllamaOptions = {}): Promise<Fak
       // Ollama: an empty prompt only loads the model.
       const obj = { model, created_at: created(), response: '', done: true, done_reason: 'load' };
       if (body.stream === false) sendJson(res, 200, obj);
-      else await streamLines(res, [obj], aborted);
+      else await streamLines(res, [obj], aborted, '/api/generate');
       return;
     }
     const text = opts.generate ? opts.generate({ model, prompt, system: body.system }) : `Echo: ${prompt}`;
@@ -264,7 +271,7 @@ export async function startFakeOllama(opts: FakeOllamaOptions = {}): Promise<Fak
     }
     const lines: object[] = pieces.map((p) => ({ model, created_at: created(), response: p, done: false }));
     lines.push(final);
-    await streamLines(res, lines, aborted);
+    await streamLines(res, lines, aborted, '/api/generate');
   };
 
   const handleEmbed = (body: any, res: http.ServerResponse) => {

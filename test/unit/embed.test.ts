@@ -139,6 +139,21 @@ describe('OllamaEmbedder (real ollama client, test server)', () => {
     await assert.rejects(e.embed(['x'], ac.signal), (err: unknown) => err instanceof ModelError && err.kind === 'cancelled');
   });
 
+  it('retries a batch when Ollama is busy (503) and gives up after the retries', async () => {
+    let failures = 2;
+    const busy = { status: 503, error: 'server busy, please try again.  maximum pending requests exceeded' };
+    server = await startFakeOllama({ fail: (p) => (p === '/api/embed' && failures-- > 0 ? busy : undefined) });
+    const e = new OllamaEmbedder({ host: server.url, model: 'bge-m3', batchSize: 8, timeoutMs: 5000, retries: 2, retryDelayMs: 10 });
+    const vs = await e.embed(['a', 'b']);
+    assert.equal(vs.length, 2);
+    assert.equal(server.requests.filter((r) => r.path === '/api/embed').length, 3);
+    await server.close();
+    server = await startFakeOllama({ fail: (p) => (p === '/api/embed' ? busy : undefined) });
+    const e2 = new OllamaEmbedder({ host: server.url, model: 'bge-m3', batchSize: 8, timeoutMs: 5000, retries: 2, retryDelayMs: 10 });
+    await assert.rejects(e2.embed(['a']), (err: unknown) => err instanceof ModelError && /server busy/.test(err.message));
+    assert.equal(server.requests.length, 3, 'one try + two retries');
+  });
+
   it('reports a server error with its message', async () => {
     server = await startFakeOllama({ fail: (p) => (p === '/api/embed' ? { status: 500, error: 'llama runner process has terminated' } : undefined) });
     const e = make(server.url);

@@ -165,6 +165,25 @@ describe('fake Ollama server (real ollama client)', () => {
     assert.equal((await client.embed({ model: 'bge-m3', input: 'x' })).embeddings.length, 1);
   });
 
+  it('accepts an async chat function and injects an error line mid-stream', async () => {
+    server = await startFakeOllama({
+      chat: async () => {
+        await new Promise((r) => setTimeout(r, 20));
+        return 'alpha beta gamma delta';
+      },
+      streamError: (p) => (p === '/api/chat' ? 'an error was encountered while running the model' : undefined),
+    });
+    const client = new Ollama({ host: server.url });
+    const stream = await client.chat({ model: 'llama3.2', messages: [{ role: 'user', content: 'q' }], stream: true });
+    const got: string[] = [];
+    await assert.rejects(async () => {
+      for await (const c of stream) got.push(c.message.content);
+    }, /an error was encountered while running the model/);
+    assert.deepEqual(got, ['alpha ']);
+    const plain = await client.chat({ model: 'llama3.2', messages: [{ role: 'user', content: 'q' }], stream: false });
+    assert.equal(plain.message.content, 'alpha beta gamma delta');
+  });
+
   it('answers 400 for a missing model field and bad JSON', async () => {
     server = await startFakeOllama();
     const r1 = await fetch(`${server.url}/api/embed`, { method: 'POST', body: JSON.stringify({ input: 'x' }) });

@@ -9,6 +9,30 @@ export interface OllamaEmbedderOptions {
   model: string;
   batchSize: number;
   timeoutMs: number;
+  /** Retries of a batch after a transient failure (HTTP 503 "server busy", 429, connection reset). Default 2. */
+  retries?: number;
+  /** Wait before the first retry; doubled for each further one. Default 500 ms. */
+  retryDelayMs?: number;
+}
+
+/** Failures worth another try: Ollama busy or rate-limited, or the connection dropped mid-request. */
+function isTransient(err: unknown): boolean {
+  const e = err as { status_code?: number };
+  if (e?.status_code === 503 || e?.status_code === 429) return true;
+  const code = networkCode(err);
+  return code === 'ECONNRESET' || code === 'EPIPE' || code === 'UND_ERR_SOCKET';
+}
+
+function sleep(ms: number, signal?: AbortSignal): Promise<void> {
+  return new Promise((resolve) => {
+    const t = setTimeout(done, ms);
+    function done() {
+      clearTimeout(t);
+      signal?.removeEventListener('abort', done);
+      resolve();
+    }
+    signal?.addEventListener('abort', done, { once: true });
+  });
 }
 
 const PROBE_TEXT = 'dimension probe';
@@ -47,12 +71,16 @@ export class OllamaEmbedder implements Embedder {
   dimension = 0;
   private readonly batchSize: number;
   private readonly timeoutMs: number;
+  private readonly retries: number;
+  private readonly retryDelayMs: number;
 
   constructor(opts: OllamaEmbedderOptions) {
     this.model = opts.model;
     this.host = opts.host.replace(/\/+$/, '');
     this.batchSize = Math.max(1, Math.floor(opts.batchSize));
     this.timeoutMs = opts.timeoutMs;
+    this.retries = opts.retries ?? 2;
+    this.retryDelayMs = opts.retryDelayMs ?? 500;
   }
 
   /** Embeds a probe: proves Ollama answers and the model is installed, and learns the dimension. */
@@ -80,7 +108,20 @@ export class OllamaEmbedder implements Embedder {
     return out;
   }
 
+  /** One batch, retried after transient failures. */
   private async embedBatch(input: string[], signal?: AbortSignal): Promise<Float32Array[]> {
+    for (let attempt = 0; ; attempt++) {
+      try {
+        return await this.embedOnce(input, signal);
+      } catch (err) {
+        const cause = err instanceof ModelError ? (err as ModelError & { cause?: unknown }).cause : err;
+        if (attempt >= this.retries || !isTransient(cause) || signal?.aborted) throw err;
+        await sleep(this.retryDelayMs * 2 ** attempt, signal);
+      }
+    }
+  }
+
+  private async embedOnce(input: string[], signal?: AbortSignal): Promise<Float32Array[]> {
     if (signal?.aborted) throw new ModelError('cancelled', 'Cancelled.');
     const timeout = new AbortController();
     let timedOut = false;
@@ -121,7 +162,9 @@ export class OllamaEmbedder implements Embedder {
             `(docsRag.embed.timeoutMs / --embed-timeout), lower the batch size, or check the machine's load with \`ollama ps\`.`,
         );
       }
-      throw this.translate(err);
+      const translated = this.translate(err);
+      (translated as ModelError & { cause?: unknown }).cause = err;
+      throw translated;
     } finally {
       clearTimeout(timer);
     }
