@@ -60,6 +60,19 @@ describe('Markdown loader', () => {
     assert.ok(!fixture.blocks.some((b) => b.text.includes('frontmattersecretword')));
   });
 
+  it('keeps one text line per source line for most blocks of the law files (so passages can be narrowed to lines)', async () => {
+    let matching = 0;
+    let total = 0;
+    for (const f of readdirSync(path.join(WORKSPACE, 'gesetze')).filter((n) => n.endsWith('.md'))) {
+      const doc = await parseBytes(readFileSync(path.join(WORKSPACE, 'gesetze', f)), 'md', f);
+      for (const b of doc.blocks.filter((x) => x.kind === 'paragraph' || x.kind === 'list')) {
+        total++;
+        if (b.text.split('\n').length === b.loc.endLine! - b.loc.startLine! + 1) matching++;
+      }
+    }
+    assert.ok(matching / total > 0.95, `${matching}/${total}`);
+  });
+
   it('gives headings with levels (without {#anchors}), paragraphs, tables with rows, code, loose list items, definition lists', async () => {
     const bytes = readFileSync(path.join(FIXTURES, 'sample.md'));
     const doc = await parseBytes(bytes, 'md', 'sample.md');
@@ -69,7 +82,7 @@ describe('Markdown loader', () => {
     assert.equal(find(/^Heading One/)!.loc.startLine, 6);
     const para = find(/^First paragraph/)!;
     assert.equal(para.kind, 'paragraph');
-    assert.equal(para.text, 'First paragraph with bold text and a link, continued on a second line.');
+    assert.equal(para.text, 'First paragraph with bold text and a link,\ncontinued on a second line.', 'one text line per source line');
     assert.deepEqual([para.loc.startLine, para.loc.endLine], [8, 9]);
     const table = doc.blocks.find((b) => b.kind === 'table')!;
     assert.deepEqual(table.rows, [['Name', 'Value'], ['alpha', '1'], ['beta', '2']]);
@@ -77,9 +90,10 @@ describe('Markdown loader', () => {
     assert.deepEqual([table.loc.startLine, table.loc.endLine], [13, 16]);
     const code = doc.blocks.find((b) => b.kind === 'code')!;
     assert.equal(code.text, 'cargo build --release');
+    assert.deepEqual([code.loc.startLine, code.loc.endLine], [19, 19], 'a fenced block is located at its code lines');
     const loose = doc.blocks.filter((b) => b.kind === 'list' && /Loose item/.test(b.text));
     assert.equal(loose.length, 2, 'a loose list gives one block per item');
-    assert.equal(loose[0].text, '1. Loose item one continues here.');
+    assert.equal(loose[0].text, '1. Loose item one\ncontinues here.');
     assert.deepEqual([loose[0].loc.startLine, loose[0].loc.endLine], [22, 23]);
     const tight = doc.blocks.find((b) => b.kind === 'list' && /tight a/.test(b.text))!;
     assert.equal(tight.text, 'tight a\ntight b');
@@ -94,7 +108,7 @@ describe('plain-text loader', () => {
     assert.deepEqual(
       doc.blocks.map((b) => [b.text, b.loc.startLine, b.loc.endLine]),
       [
-        ['First paragraph line one line two.', 1, 2],
+        ['First paragraph line one\nline two.', 1, 2],
         ['Second paragraph.', 5, 5],
         ['Third one', 7, 7],
       ],

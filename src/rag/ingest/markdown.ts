@@ -6,7 +6,7 @@ import type { Block, ParsedDocument } from '../types';
 import { decodeText } from './decode';
 import { readFrontMatter } from './frontMatter';
 import { splitLines, trimRange } from './lines';
-import { collapseWhitespace, hasWords, normalizeUnicode } from './normalize';
+import { collapseWhitespace, collapseWithinLines, hasWords, normalizeUnicode } from './normalize';
 
 let parser: MarkdownIt | null = null;
 function markdownParser(): MarkdownIt {
@@ -49,9 +49,12 @@ function inlineText(token: Token | undefined): string {
   return out;
 }
 
-/** Text of a paragraph: pandoc definition-list markers (`:   definition`) are joined to their term. */
+/**
+ * Text of a paragraph, one text line per source line; pandoc definition-list markers (`:   definition`) are joined to
+ * their term.
+ */
 function paragraphText(raw: string): string {
-  return collapseWhitespace(raw.replace(/\n:\s+/g, ': ').replace(/^:\s+/, ''));
+  return collapseWithinLines(raw.replace(/\n:[ \t]+/g, ': ').replace(/^:[ \t]+/, ''));
 }
 
 function stripHtml(html: string): string {
@@ -164,7 +167,13 @@ export function parseMarkdownText(text: string, warnings: string[] = []): Parsed
       }
       case 'fence':
       case 'code_block': {
-        push({ kind: 'code', text: t.content.replace(/\s+$/, '') }, t.map);
+        const text = t.content.replace(/^([ \t]*\n)+/, '').replace(/\s+$/, '');
+        let map = t.map;
+        // A closed fence: the range is the code lines between the fences (one text line per source line).
+        if (map && t.type === 'fence' && map[1] - map[0] >= 2 && /^\s*(`{3,}|~{3,})\s*$/.test(lines[map[1] - 1] ?? '')) {
+          map = [map[0] + 1, map[1] - 1];
+        }
+        push({ kind: 'code', text }, map);
         i++;
         break;
       }

@@ -17,6 +17,18 @@ export function collapseWhitespace(text: string): string {
   return text.replace(/[\s\u00A0\u2000-\u200B\u202F\u205F\u3000]+/g, ' ').trim();
 }
 
+/**
+ * Collapses whitespace inside each line but keeps the line breaks, so a block's text has one line per source line
+ * (the chunker narrows passage line ranges by counting them).
+ */
+export function collapseWithinLines(text: string): string {
+  return text
+    .split('\n')
+    .map((line) => collapseWhitespace(line))
+    .join('\n')
+    .replace(/^\n+|\n+$/g, '');
+}
+
 /** normalizeUnicode + collapseWhitespace. */
 export function cleanInline(text: string): string {
   return collapseWhitespace(normalizeUnicode(text));

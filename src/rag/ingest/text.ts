@@ -1,9 +1,10 @@
-// Plain-text loader: paragraphs are runs of non-blank lines; each knows its 1-based line range.
+// Plain-text loader: paragraphs are runs of non-blank lines; each knows its 1-based line range, and its text keeps
+// one line per source line.
 import type { Block, ParsedDocument } from '../types';
 import { decodeText } from './decode';
 import { readFrontMatter } from './frontMatter';
 import { isBlank, splitLines } from './lines';
-import { collapseWhitespace, hasWords, normalizeUnicode } from './normalize';
+import { collapseWithinLines, hasWords, normalizeUnicode } from './normalize';
 
 export function parsePlainText(bytes: Uint8Array): ParsedDocument {
   const decoded = decodeText(bytes);
@@ -15,7 +16,7 @@ export function parsePlainText(bytes: Uint8Array): ParsedDocument {
     const blank = i === lines.length || isBlank(lines[i]);
     if (!blank && start < 0) start = i;
     if (blank && start >= 0) {
-      const text = collapseWhitespace(lines.slice(start, i).join('\n'));
+      const text = collapseWithinLines(lines.slice(start, i).join('\n'));
       if (hasWords(text)) blocks.push({ kind: 'paragraph', text, loc: { startLine: start + 1, endLine: i } });
       start = -1;
     }
