@@ -80,7 +80,9 @@ async function runIndex(engine: Engine, o: IndexOptions): Promise<IndexRunResult
   progress('scan');
   await embedder.init(signal);
   const info = { id: embedder.id, model: embedder.model, dimension: embedder.dimension };
-  const embedderKey = `${info.id}:${info.model}`;
+  // Enrichment settings are part of the key: changing them redoes every file (never a mix of enriched and plain passages).
+  const enrich = config.enrich && (config.enrich.contextual || config.enrich.summaries) ? config.enrich : undefined;
+  const embedderKey = `${info.id}:${info.model}${enrich ? `+enrich(${enrich.contextual ? 'c' : ''}${enrich.summaries ? 's' : ''}:${enrich.model ?? 'default'})` : ''}`;
   const reembedded = await store.useEmbedder(info);
   if (reembedded) warnings.push(`The index was built by another embedder; every document is re-embedded with ${embedderKey}.`);
   const running = store.meta()?.runInProgress;
@@ -170,6 +172,7 @@ async function runIndex(engine: Engine, o: IndexOptions): Promise<IndexRunResult
       });
       passages = chunkDocument(doc, { path: entry.path, fileHash: hash }, config.chunk);
       if (passages.length === 0) throw new LoadError('no-text', 'no extractable text');
+      if (signal?.aborted) return;
       // Opt-in LLM enrichments (config.enrich, see src/rag/enrich): contextual indexText, abstractive L0/L1 summaries, cached.
       if (config.enrich) passages = await enrichForIndex(passages, { config, storeDir: engine.storeDir, signal, onWarning: (m) => warnings.push(m) });
     } catch (err) {
