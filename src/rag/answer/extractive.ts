@@ -100,7 +100,7 @@ export function extractiveAnswer(
   const sources = picked.map((passage, i) => ({ n: i + 1, passage }));
   const blocks = sources.map(({ n, passage }) => {
     const heading = passage.headingPath.length ? ` — ${passage.headingPath.join(' › ')}` : '';
-    const quote = bestExcerpt(passage.text, question, lang, opts.maxChars ?? 500)
+    const quote = bestExcerpt(passage.text, question, lang, opts.maxChars ?? 800)
       .split('\n')
       .map((l) => `> ${l}`)
       .join('\n');
