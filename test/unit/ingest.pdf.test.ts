@@ -85,7 +85,14 @@ describe('PDF loader', function () {
     assert.ok(text[block.loc.page! - 1].replace(/\s+/g, ' ').includes('Nachtzeit im Sinne dieses Gesetzes'));
   });
 
-  it('finds headings by font size', () => {
+  it('finds headings by font size', async () => {
+    const arbzg = await parseBytes(pdf('ArbZG.pdf'), 'pdf', 'ArbZG.pdf');
+    const heading = (text: string) => arbzg.blocks.find((b) => b.kind === 'heading' && b.text === text);
+    // The statute's 14 pt section headings over 12 pt body text, below the 16 pt part headings.
+    assert.ok(heading('§ 5 Ruhezeit'), 'section heading not found');
+    assert.ok(heading('Erster Abschnitt - Allgemeine Vorschriften'));
+    assert.ok(heading('Erster Abschnitt - Allgemeine Vorschriften')!.level! < heading('§ 5 Ruhezeit')!.level!);
+    assert.ok(arbzg.blocks.some((b) => b.kind === 'paragraph' && b.text.startsWith('(1) Die Arbeitnehmer müssen nach Beendigung')));
     const title = highlights.blocks[0];
     assert.equal(title.kind, 'heading');
     assert.equal(title.text, 'Trace-based Just-in-Time Type Specialization for Dynamic Languages');

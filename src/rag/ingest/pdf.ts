@@ -177,5 +177,5 @@ function pagesToBlocks(pages: PageLines[]): Block[] {
 }
 
 function isHeadingLine(line: LineFragment, body: number): boolean {
-  return line.size >= body * 1.2 && line.text.length <= 150 && /\p{L}/u.test(line.text);
+  return line.size >= body * 1.15 && line.text.length <= 150 && /\p{L}/u.test(line.text);
 }
