@@ -3,7 +3,7 @@ import { strict as assert } from 'assert';
 import { readFileSync } from 'fs';
 import * as path from 'path';
 import mammoth from 'mammoth';
-import { unzipSync, strFromU8 } from 'fflate';
+import { strFromU8, strToU8, unzipSync, zipSync } from 'fflate';
 import { parseBytes } from '../../src/rag/ingest';
 import { LoadError, type ParsedDocument } from '../../src/rag/types';
 import { REALDOCS, flatText, occurrences } from './ingestHelpers';
@@ -105,6 +105,22 @@ describe('PPTX loader', function () {
     assert.ok(err instanceof LoadError && err.kind === 'no-text', String(err));
     const various = flatText(await parseBytes(file('pptx/testPPT_various.pptx'), 'pptx', 'v.pptx'));
     assert.ok(!/Click to edit/.test(various));
+  });
+
+  it('indexes speaker notes under a notes heading, without header/footer/slide-number placeholders', async () => {
+    // testPPT_various.pptx with words typed into its (empty) notes body placeholder.
+    const entries = unzipSync(file('pptx/testPPT_various.pptx'));
+    const name = 'ppt/notesSlides/notesSlide1.xml';
+    const xml = strFromU8(entries[name]);
+    const empty = '<a:p><a:endParaRPr lang="en-US"/></a:p></p:txBody>';
+    assert.ok(xml.includes(empty), 'fixture notes body is empty');
+    entries[name] = strToU8(xml.replace(empty, '<a:p><a:r><a:rPr lang="en-US"/><a:t>Remember the quarterly numbers</a:t></a:r></a:p></p:txBody>'));
+    const doc = await parseBytes(zipSync(entries), 'pptx', 'notes.pptx');
+    const at = doc.blocks.findIndex((b) => b.kind === 'heading' && b.text === 'Slide 1 notes');
+    assert.ok(at > 0, 'notes heading');
+    assert.equal(doc.blocks[at + 1].text, 'Remember the quarterly numbers');
+    const text = flatText(doc);
+    assert.ok(!text.includes('This is the footer text.') && !text.includes('This is the header text.'));
   });
 
   it('skips the page-number placeholder of notes pages', async () => {
