@@ -59,7 +59,18 @@ describe('answer: answerQuestion over a real index', function () {
   it('answers with citations that resolve to the file lines holding the passage, and streams', async () => {
     server = await startFakeOllama({ chat: testModel });
     const tokens: string[] = [];
-    const r = await answerQuestion('Wie viele Werktage Urlaub stehen mir jährlich zu?', { retriever, chatModel: model(server.url), embedder: engine.embedder, onToken: (t) => tokens.push(t) });
+    const announced: string[] = [];
+    const r = await answerQuestion('Wie viele Werktage Urlaub stehen mir jährlich zu?', {
+      retriever,
+      chatModel: model(server.url),
+      embedder: engine.embedder,
+      onToken: (t) => tokens.push(t),
+      onSources: (s) => {
+        assert.equal(tokens.length, 0, 'sources are announced before any token');
+        announced.push(...s.map((x) => `${x.n}:${x.passage.id}`));
+      },
+    });
+    assert.deepEqual(announced, r.sources.map((c) => `${c.n}:${c.passageId}`));
     assert.equal(r.mode, 'generative');
     assert.equal(r.lang, 'de');
     assert.match(r.answer, /mindestens 24 Werktage\. \[\d+\]/);

@@ -42,6 +42,11 @@ export interface AnswerOptions {
   onToken?: (text: string) => void;
   /** Progress for a status line: "Searching…", "Generating…", "Checking citations…". */
   onStage?: (stage: string) => void;
+  /**
+   * The exact numbered sources, before any text is streamed (generative and extractive modes; in agentic mode the
+   * sources grow with each tool call and are only final in the result), so a UI can link [n] while streaming.
+   */
+  onSources?: (sources: NumberedSource[]) => void;
 }
 
 /** How many passages the extractive answer quotes, and how much of each, by answer length. */
@@ -122,6 +127,7 @@ export async function answerQuestion(question: string, opts: AnswerOptions): Pro
     const t = performance.now();
     const shape = { ...EXTRACTIVE_SHAPE[opts.length ?? 'medium'], ...opts.extractive };
     const ex = extractiveAnswer(q, hits, lang, { reason, ...shape });
+    opts.onSources?.(ex.sources);
     const citations = ex.sources.map((s) => toCitation(s.n, s.passage));
     // After a model failure mid-stream, start the quotes on a fresh paragraph.
     opts.onToken?.(streamed ? `\n\n${ex.answer}` : ex.answer);
@@ -211,6 +217,7 @@ export async function answerQuestion(question: string, opts: AnswerOptions): Pro
       ? retrieval.context.passages.map((c) => ({ passage: c.passage, score: c.score }))
       : hits;
     let srcs = selectSources(candidates, opts.maxSources ?? 16, Math.max(256, window - answerTokens - fixed));
+    opts.onSources?.(srcs);
     let res;
     try {
       res = await model!.chat(buildAnswerMessages(q, srcs, lang, opts.length), { signal: opts.signal, onToken, maxTokens: answerTokens });
@@ -218,6 +225,7 @@ export async function answerQuestion(question: string, opts: AnswerOptions): Pro
       // One retry with half the sources when the prompt overflowed the window (nothing was streamed yet).
       if (!(err instanceof ModelError && err.kind === 'context-overflow') || srcs.length < 2) throw err;
       srcs = srcs.slice(0, Math.ceil(srcs.length / 2));
+      opts.onSources?.(srcs);
       trace.push(span('answer.overflow-retry', t, { sources: srcs.length }));
       res = await model!.chat(buildAnswerMessages(q, srcs, lang, opts.length), { signal: opts.signal, onToken, maxTokens: answerTokens });
     }
