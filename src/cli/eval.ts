@@ -4,6 +4,7 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { detectLanguage } from '../rag/chunk/language';
+import { defaultConfig, type ChunkConfig } from '../rag/config';
 import { openEngine, type Engine } from '../rag/engine';
 import { buildBeirIndex, type BulkStore } from '../rag/eval/beirIndex';
 import { loadBeir, loadWorkspaceQueries } from '../rag/eval/datasets';
@@ -31,6 +32,9 @@ export async function run(argv: string[]): Promise<number> {
     'quote-edges': { type: 'boolean' },
     'per-query': { type: 'boolean' },
     set: { type: 'string', multiple: true },
+    'chunk-scale': { type: 'string' },
+    'chunk-strategy': { type: 'string' },
+    answers: { type: 'boolean' },
   });
   if (!values.beir && !(values.folder && values.queries)) throw new UsageError('eval needs --folder <folder> --queries <jsonl>, or --beir <dir>');
   const configs = resolveConfigs(values.config, !!values['chat-model']);
@@ -42,7 +46,9 @@ export async function run(argv: string[]): Promise<number> {
     if (process.stderr.isTTY) process.stderr.write(`\r${label} ${done}/${total}   `);
   };
 
+  if (values.answers && values.beir) throw new UsageError('--answers needs workspace questions (--folder --queries), not --beir');
   let engine: Engine;
+  let answers: ((chatModel?: ChatModel) => Promise<void>) | undefined;
   let run: (config: string, chatModel?: ChatModel) => Promise<EvalReport>;
   if (values.beir) {
     const dir = path.resolve(values.beir);
@@ -68,17 +74,39 @@ export async function run(argv: string[]): Promise<number> {
     const folder = path.resolve(values.folder!);
     const queries = loadWorkspaceQueries(path.resolve(values.queries!));
     const qs = limit ? queries.slice(0, limit) : queries;
-    const storeDir = path.resolve(values.store ?? cacheDir('ws', folder, embed));
+    const chunk = chunkOverrides(values['chunk-scale'], values['chunk-strategy']);
+    const storeDir = path.resolve(values.store ?? cacheDir('ws', folder, { ...embed, ...chunk }));
     engine = await openEngine({
       folder,
       storeDir,
-      config: { embed, ingest: { exclude: [...defaultExclude(), ...EVAL_EXCLUDE] } },
+      config: { embed, chunk, ingest: { exclude: [...defaultExclude(), ...EVAL_EXCLUDE] } },
       embedderOverride: explicit,
     });
     const { indexFolder } = await import('../rag/index/indexer');
     const res = await indexFolder(engine, { full: values.reindex });
     if (res.errors.length) for (const e of res.errors) process.stderr.write(`docs-rag: not indexed: ${e.path}: ${e.reason}\n`);
     process.stderr.write(`docs-rag: index ${storeDir}: ${res.files} documents, ${res.chunks} passages (${res.unchanged} unchanged)\n`);
+    answers = async (chatModel) => {
+      const { evaluateAnswers } = await import('../rag/answer/evaluateAnswers');
+      const config = configs[0];
+      const report = await evaluateAnswers(qs, {
+        retriever: createRetriever(engine, { config, chatModel, overrides, detect: detectLanguage }),
+        chatModel: chatModel ?? null,
+        judge: chatModel ?? null,
+        embedder: engine.embedder,
+        onProgress: progress('answers'),
+      });
+      const s = report.summary;
+      if (values.json) printJson({ config, answers: s, ...(values['per-query'] ? { perQuery: report.perQuery } : {}) });
+      else {
+        process.stdout.write(
+          `answers (${chatModel ? chatModel.id : 'extractive, no model'}; retrieval config ${config}): ${s.answered}/${s.questions} answered, ` +
+            `key-fact coverage ${s.keyFactCoverage ?? '-'}, citation accuracy ${s.citationAccuracy ?? '-'}, citations on evidence ${s.citationsOnEvidence ?? '-'}, ` +
+            `groundedness ${s.groundedness ?? '-'}, median ${s.medianMs} ms\n`,
+        );
+        for (const [lang, v] of Object.entries(s.byLang)) process.stdout.write(`  ${lang}: ${v.questions} questions, key facts ${v.keyFactCoverage ?? '-'}, citations ${v.citationAccuracy ?? '-'}\n`);
+      }
+    };
     run = (config, chatModel) =>
       evaluateWorkspace(createRetriever(engine, { config, chatModel, overrides, detect: detectLanguage }), qs, {
         config,
@@ -89,6 +117,10 @@ export async function run(argv: string[]): Promise<number> {
 
   try {
     const chatModel = await chatModelFrom(values, engine.config.embed.ollamaHost);
+    if (values.answers && answers) {
+      await answers(chatModel);
+      return 0;
+    }
     const reports: EvalReport[] = [];
     for (const config of configs) {
       reports.push(await run(config, chatModel));
@@ -121,6 +153,23 @@ function parseSets(list: string[]): Partial<SearchSettings> {
     }
   }
   return out as Partial<SearchSettings>;
+}
+
+/** Chunk sizes scaled by a factor (size and overlap, every format) and/or another chunking strategy, for measurement. */
+function chunkOverrides(scale: string | undefined, strategy: string | undefined): Partial<ChunkConfig> {
+  const out: Partial<ChunkConfig> = {};
+  if (scale !== undefined) {
+    const f = Number(scale);
+    if (!Number.isFinite(f) || f <= 0.1 || f > 10) throw new UsageError('--chunk-scale must be a number between 0.1 and 10');
+    const sizes = { ...defaultConfig().chunk.sizes };
+    for (const k of Object.keys(sizes) as (keyof typeof sizes)[]) sizes[k] = { size: Math.round(sizes[k].size * f), overlap: Math.round(sizes[k].overlap * f) };
+    out.sizes = sizes;
+  }
+  if (strategy !== undefined) {
+    if (strategy !== 'structural' && strategy !== 'semantic') throw new UsageError('--chunk-strategy must be structural or semantic');
+    out.strategy = strategy;
+  }
+  return out;
 }
 
 function defaultExclude(): string[] {
