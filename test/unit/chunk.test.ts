@@ -239,6 +239,14 @@ describe('chunkDocument on built documents', () => {
     }
   });
 
+  it('indexes a document of headings only as text, and returns nothing for an empty one', () => {
+    const ps = chunkDocument(md([heading('Folie 1: Projektplan', 1, 1), heading('Folie 2: Budget', 1, 3)]), { path: 'a.md', fileHash: 'h' }, config);
+    const l2 = ps.filter((p) => p.level === 2);
+    assert.equal(l2.length, 1);
+    assert.match(l2[0].text, /Projektplan[\s\S]*Budget/);
+    assert.deepEqual(chunkDocument(md([]), { path: 'b.md', fileHash: 'h' }, config), []);
+  });
+
   it('cuts only a sentence that is longer than the size, at word boundaries', () => {
     const long = Array.from({ length: 400 }, (_, i) => `wort${i}`).join(' ') + '.';
     const ps = chunkDocument(md([para(long, 1)], 'T'), { path: 'a.md', fileHash: 'h' }, config).filter((p) => p.level === 2);

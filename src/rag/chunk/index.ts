@@ -54,7 +54,12 @@ export function chunkDocument(doc: ParsedDocument, file: { path: string; fileHas
   const path = file.path.replace(/\\/g, '/');
   const title = documentTitle(doc, path);
   const size = sizeFor(doc.format, config);
-  const sections = groupSections(doc, title);
+  let sections = groupSections(doc, title);
+  if (sections.length === 0) {
+    // Only headings (e.g. a slide deck of titles): index the headings as text rather than nothing.
+    const asText = doc.blocks.filter((b) => b.text.trim() !== '').map((b): Block => ({ ...b, kind: 'paragraph', level: undefined }));
+    sections = asText.length > 0 ? [{ headingPath: [title], blocks: asText }] : [];
+  }
   const contentBlocks = sections.flatMap((s) => s.blocks);
   if (contentBlocks.length === 0) return [];
 
