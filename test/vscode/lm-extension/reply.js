@@ -3,6 +3,9 @@
 // same logic is unit-tested with mocha (test/unit/vscodeTestLmReply.test.ts) and used by extension.js.
 'use strict';
 
+/** A numbered source element: <source n="3" ...>text</source> (n, id, index or ref). */
+const SOURCE_TAG = /<source\s+([^>]*?\b(?:n|id|index|ref)\s*=\s*["']?\[?\d+[^>]*)>([\s\S]*?)<\/source>/i;
+
 /**
  * Numbered sources found in a prompt. Understands
  *   <source n="3" path="a.md">text</source>   (also id="3" / index="3", any extra attributes)
@@ -15,7 +18,8 @@
 function parseSources(prompt) {
   /** @type {{n: number, text: string}[]} */
   const out = [];
-  const tag = /<source\b([^>]*)>([\s\S]*?)<\/source>/gi;
+  // Only tags carrying a number count: instructions may mention "<source>" elements in prose.
+  const tag = new RegExp(SOURCE_TAG.source, 'gi');
   let m;
   while ((m = tag.exec(prompt)) !== null) {
     const attr = /\b(?:n|id|index|ref)\s*=\s*["']?\[?(\d+)/i.exec(m[1]);
@@ -71,7 +75,7 @@ function wantsJson(prompt, modelOptions) {
     if (typeof modelOptions.format === 'string' && modelOptions.format.toLowerCase() === 'json') return true;
     if (modelOptions.response_format || modelOptions.responseFormat) return true;
   }
-  const instructions = prompt.replace(/<source\b[^>]*>[\s\S]*?<\/source>/gi, ' ');
+  const instructions = prompt.replace(new RegExp(SOURCE_TAG.source, 'gi'), ' ');
   return /\bJSON\b/.test(instructions);
 }
 
@@ -99,7 +103,7 @@ function jsonReply(prompt, lastUser, override) {
     obj.grounded = 1;
     obj.unsupported = [];
   }
-  if (/<source\b/i.test(prompt) && sources.length > 0) {
+  if (SOURCE_TAG.test(prompt)) {
     obj.answer = answerFromSources(sources);
     obj.citations = sources.map((s) => s.n);
   }
