@@ -146,6 +146,22 @@ describe('enrich: contextual retrieval and summaries', function () {
     }
   });
 
+  it('cancellation stops between passages, throws, and keeps what was finished in the cache', async () => {
+    await server.close();
+    server = await startFakeOllama({ chat: enrichModel, delayMs: 30 });
+    const passages = await passagesOf(markdownDoc(8));
+    const chatModel = new OllamaChatModel({ model: 'llama3.2', host: server.url });
+    const ac = new AbortController();
+    await assert.rejects(
+      enrichPassagesWithStats(passages, { chatModel, cacheDir: dir, signal: ac.signal, onProgress: (p) => p.done === 4 && ac.abort() }),
+      (e: unknown) => e instanceof Error && e.name === 'ModelError' && /cancel/i.test(e.message),
+    );
+    EnrichCache.forget(dir);
+    const again = await enrichPassagesWithStats(passages, { chatModel, cacheDir: dir });
+    assert.equal(again.stats.cached, 4);
+    assert.equal(again.stats.generated, passages.length - 4);
+  });
+
   it('is off unless configured', async () => {
     const passages = await passagesOf(markdownDoc(1));
     const out = await enrichForIndex(passages, { config: defaultConfig(), storeDir: dir });
