@@ -34,7 +34,7 @@ async function parseOnly(folder: string): Promise<object> {
       }
     }
   };
-  await Promise.all(Array.from({ length: config.ingest.workers + 1 }, worker));
+  await Promise.all(Array.from({ length: Math.max(3, config.ingest.workers * 2 + 1) }, worker));
   const ms = performance.now() - t0;
   await pool.close();
   return { step: 'parse', files: entries.length, ok, failed, chars, ms: Math.round(ms), maxRssMB: rssMB() };

@@ -9,7 +9,10 @@ import { openStore } from '../../src/rag/store';
 import { REALDOCS, WORKSPACE, copyTree, snapshot } from './snapshot';
 
 const ROOT = path.resolve(__dirname, '../..');
-const CHILD = path.join(__dirname, 'indexChild.ts');
+// The children run from a frozen copy of src/ (made in before()), so source edits during the run cannot change the chunks
+// between the killed runs and the clean build.
+let CHILD = path.join(__dirname, 'indexChild.ts');
+let CHILD_CWD = ROOT;
 const KILLS = Number(process.env.DOCS_RAG_KILLS ?? 10);
 const REALDOC_PICK = ['md/ArbZG.md', 'docx/ArbZG.docx', 'pdf/TAMReview.pdf', 'html/wikipedia-mozilla.html', 'xlsx/testEXCEL.xlsx', 'pptx/testPPT_various.pptx', 'pdf/invalid.pdf', 'docx/testWORD_protected_passtika.docx'];
 
@@ -25,7 +28,7 @@ function runChild(folder: string, store: string, o: { full?: boolean; killAfterM
   return new Promise((resolve, reject) => {
     const t0 = Date.now();
     const child = spawn(process.execPath, ['--import', 'tsx', CHILD, folder, store, ...(o.full ? ['--full'] : [])], {
-      cwd: ROOT,
+      cwd: CHILD_CWD,
       stdio: ['ignore', 'pipe', 'pipe'],
     });
     let stdout = '';
@@ -62,6 +65,14 @@ describe('crash safety: kill -9 during indexing', function () {
     work = fs.mkdtempSync(path.join(os.tmpdir(), 'docs-rag-kill9-'));
     folder = path.join(work, 'docs');
     store = path.join(work, 'store');
+    const frozen = path.join(work, 'code');
+    copyTree(path.join(ROOT, 'src'), path.join(frozen, 'src'));
+    copyTree(__dirname, path.join(frozen, 'test/crash'));
+    fs.copyFileSync(path.join(ROOT, 'package.json'), path.join(frozen, 'package.json'));
+    fs.copyFileSync(path.join(ROOT, 'tsconfig.json'), path.join(frozen, 'tsconfig.json'));
+    fs.symlinkSync(path.join(ROOT, 'node_modules'), path.join(frozen, 'node_modules'), 'dir');
+    CHILD = path.join(frozen, 'test/crash/indexChild.ts');
+    CHILD_CWD = frozen;
     copyTree(WORKSPACE, folder, (rel) => !rel.endsWith('.jsonl'));
     for (const rel of REALDOC_PICK) {
       fs.mkdirSync(path.join(folder, 'realdocs', path.dirname(rel)), { recursive: true });

@@ -197,7 +197,7 @@ async function runIndex(engine: Engine, o: IndexOptions): Promise<IndexRunResult
   };
 
   // A few files in flight: enough to keep the parser workers and the embedder busy, bounded memory.
-  const inFlight = Math.max(2, config.ingest.workers + 1);
+  const inFlight = Math.max(3, config.ingest.workers * 2 + 1);
   let next = 0;
   let failure: unknown = null;
   const worker = async () => {

@@ -16,6 +16,11 @@ import {
   rowToFile, rowToPassage, sqlIn, sqlString,
 } from './schema';
 import { withCommitRetry } from './retry';
+import { toArrowTable } from './arrowRows';
+
+function arrowRows(schema: ReturnType<typeof passagesSchema>, rows: Record<string, unknown>[]) {
+  return toArrowTable(schema, rows) ?? lancedb.makeArrowTable(rows.map((r) => ({ ...r, vector: Array.from(r.vector as Float32Array) })), { schema });
+}
 
 /** Above this many passages a vector index (IVF_FLAT, cosine) replaces flat search. */
 export const VECTOR_INDEX_MIN_ROWS = 20_000;
@@ -141,7 +146,7 @@ export class LanceStore implements IndexStore {
     if (rows.length === 0) {
       await withCommitRetry(() => table.delete(sqlIn('path', paths)));
     } else {
-      const data = lancedb.makeArrowTable(rows, { schema });
+      const data = arrowRows(schema, rows);
       // One commit: inserts new ids, updates kept ids, deletes this file's rows that are not in the new set.
       await withCommitRetry(() =>
         table
@@ -161,9 +166,15 @@ export class LanceStore implements IndexStore {
     const table = this.passagesTable();
     const dim = this.requireMeta().embedder.dimension;
     const rows = [];
-    for (const u of updates) for (let i = 0; i < u.passages.length; i++) rows.push(passageToRow(u.passages[i], u.vectors[i]));
+    for (const u of updates) {
+      if (u.passages.length !== u.vectors.length) throw new Error(`${u.record.path}: ${u.passages.length} passages but ${u.vectors.length} vectors`);
+      for (let i = 0; i < u.passages.length; i++) {
+        if (u.vectors[i].length !== dim) throw new Error(`${u.record.path}: vector dimension ${u.vectors[i].length}, index expects ${dim}`);
+        rows.push(passageToRow(u.passages[i], u.vectors[i]));
+      }
+    }
     if (rows.length > 0) {
-      const data = lancedb.makeArrowTable(rows, { schema: passagesSchema(dim) });
+      const data = arrowRows(passagesSchema(dim), rows);
       await withCommitRetry(() => table.add(data));
     }
     await this.upsertRecords(updates.map((u) => ({ ...u.record, passages: u.passages.length })));

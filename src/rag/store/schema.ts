@@ -92,7 +92,7 @@ export function passageToRow(p: IndexedPassage, vector: Float32Array): PassageRo
     quote: orNull(p.loc.quote),
     fts_en: german ? '' : p.indexText,
     fts_de: german ? p.indexText : '',
-    vector: Array.from(vector),
+    vector,
   };
 }
 
