@@ -71,6 +71,15 @@ describe('answer: OllamaChatModel', () => {
     assert.equal(last.messages[2].tool_name, 'keyword_search');
   });
 
+  it('drops <think> blocks of reasoning models from the stream and the text', async () => {
+    server = await startFakeOllama({ chat: () => '<think>The user asks about weeks. Let me check.</think>\n\nThree weeks [1]. a < b' });
+    const m = new OllamaChatModel({ model: 'llama3.2', host: server.url });
+    const tokens: string[] = [];
+    const res = await m.chat([{ role: 'user', content: 'x' }], { onToken: (t) => tokens.push(t) });
+    assert.equal(res.text, 'Three weeks [1]. a < b');
+    assert.equal(tokens.join(''), res.text);
+  });
+
   it('model missing → tells to ollama pull the model', async () => {
     server = await startFakeOllama({ models: ['llama3.2'] });
     const m = new OllamaChatModel({ model: 'qwen2.5:7b-instruct', host: server.url });

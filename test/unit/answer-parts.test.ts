@@ -1,6 +1,7 @@
 // Answer stage parts on hand-made passages: citations, prompts, guardrails, support check, extractive answer.
 import { strict as assert } from 'node:assert';
-import { citedNumbers, citationJson, formatLocation, resolveCitations, stripUnknownCitations } from '../../src/rag/answer/citations';
+import { citedNumbers, citationJson, formatLocation, normaliseCitationStyles, resolveCitations, stripUnknownCitations } from '../../src/rag/answer/citations';
+import { ThinkFilter } from '../../src/rag/answer/ollamaChat';
 import { bestExcerpt, extractiveAnswer } from '../../src/rag/answer/extractive';
 import {
   checkQuestion,
@@ -39,6 +40,20 @@ const hit = (p: Passage, score = 1): SearchHit => ({ passage: p, score });
 describe('answer: citations', () => {
   it('parses single, list and range markers but not Markdown links', () => {
     assert.deepEqual(citedNumbers('A [2]. B [1, 3]. C [4-5]. See [docs](http://x) and [x].'), [2, 1, 3, 4, 5]);
+  });
+
+  it('rewrites other citation styles as [n] but leaves paragraph numbers alone', () => {
+    assert.equal(
+      normaliseCitationStyles('A [Source 1]. B [Quelle 2, 3]. C 【4†source】. D [^5]. Nach § 3 (1) gilt [source: 6].'),
+      'A [1]. B [2, 3]. C [4]. D [5]. Nach § 3 (1) gilt [6].',
+    );
+  });
+
+  it('filters <think> blocks split across stream pieces', () => {
+    const f = new ThinkFilter();
+    const pieces = ['Hi <th', 'ink>secret reasoning</thi', 'nk>  Answer <', 'b> x'];
+    const out = pieces.map((p) => f.push(p)).join('') + f.flush();
+    assert.equal(out, 'Hi Answer <b> x');
   });
 
   it('removes unknown numbers, keeps known ones and reports what was removed', () => {

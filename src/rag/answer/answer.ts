@@ -3,7 +3,7 @@
 import type { Retriever } from '../search/types';
 import { ModelError, type ChatModel, type Embedder, type Lang, type Passage, type SearchHit, type TraceSpan } from '../types';
 import { agenticAnswer } from './agentic';
-import { resolveCitations, stripUnknownCitations, toCitation } from './citations';
+import { normaliseCitationStyles, resolveCitations, stripUnknownCitations, toCitation } from './citations';
 import { extractiveAnswer, noPassagesMessage, pickPassages } from './extractive';
 import { checkQuestion, detectInjection, lowSupportDisclaimer, redactionNote, redactSecrets, StreamRedactor } from './guardrails';
 import { estimateTokens } from './ollamaChat';
@@ -252,7 +252,7 @@ async function finish(
   const t = performance.now();
   opts.onStage?.('Checking citations…');
   const { flags, notes, lang } = base;
-  const stripped = stripUnknownCitations(raw.trim(), new Set(sources.map((s) => s.n)));
+  const stripped = stripUnknownCitations(normaliseCitationStyles(raw.trim()), new Set(sources.map((s) => s.n)));
   const redacted = redactSecrets(stripped.text);
   flags.redactions = redacted.count;
   if (redacted.count) notes.push(redactionNote(redacted, lang));

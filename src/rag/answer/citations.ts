@@ -6,6 +6,19 @@ import type { Citation, NumberedSource } from './types';
 /** Matches [1], [1, 2], [1;2], [1-3], [1–3] (not Markdown links "[text](url)" nor "[x]"). */
 const MARKER_RE = /\[(\d{1,3}(?:\s*[-–,;]\s*\d{1,3})*)\](?!\()/g;
 
+/**
+ * Rewrites citation styles models use instead of [n] — "[Source 1]", "[Quelle 2]", "[source: 3]", "[doc 1, 2]",
+ * "【1†source】", footnote "[^1]" — as [n]. Parenthesised numbers stay: "(1)" is a paragraph in German laws.
+ */
+export function normaliseCitationStyles(text: string): string {
+  return text
+    .replace(/\[\s*(?:sources?|quellen?|src|docs?|documents?|dokumente?|passages?)\s*:?\s*(\d{1,3}(?:\s*[-–,;]\s*(?:(?:sources?|quellen?)\s*)?\d{1,3})*)\s*\]/gi, (_m, inside: string) =>
+      `[${inside.replace(/(?:sources?|quellen?)\s*/gi, '').replace(/\s*([,;])\s*/g, ', ')}]`,
+    )
+    .replace(/【(\d{1,3})(?:†[^】]*)?】/g, '[$1]')
+    .replace(/\[\^(\d{1,3})\]/g, '[$1]');
+}
+
 /** Expands the inside of one marker ("1, 3-4") to numbers. Ranges longer than 20 are not expanded. */
 export function expandMarker(inside: string): number[] {
   const out: number[] = [];

@@ -109,12 +109,14 @@ export class OllamaChatModel implements ChatModel {
         },
       });
       let text = '';
+      const think = new ThinkFilter();
       const toolCalls: ToolCall[] = [];
       let doneReason = '';
       let evalPrompt = 0;
       for await (const part of stream) {
         touch();
-        const piece = part.message?.content ?? '';
+        // Reasoning models may put <think>…</think> in the content: neither streamed nor part of the answer.
+        const piece = think.push(part.message?.content ?? '');
         if (piece) {
           text += piece;
           options.onToken?.(piece);
@@ -126,6 +128,11 @@ export class OllamaChatModel implements ChatModel {
           doneReason = part.done_reason ?? '';
           evalPrompt = part.prompt_eval_count ?? 0;
         }
+      }
+      const rest = think.flush();
+      if (rest) {
+        text += rest;
+        options.onToken?.(rest);
       }
       // Ollama truncates a prompt that overflows num_ctx silently; its prompt_eval_count then equals the window.
       if (evalPrompt > 0 && evalPrompt >= this.window && text.trim() === '' && toolCalls.length === 0 && doneReason !== 'stop') {
@@ -256,6 +263,48 @@ function toOllamaMessage(m: ChatMessage): OllamaMessage {
 
 function toOllamaTool(t: ToolSpec): OllamaTool {
   return { type: 'function', function: { name: t.name, description: t.description, parameters: t.parameters as OllamaTool['function']['parameters'] } };
+}
+
+/** Drops <think>…</think> blocks from streamed content, also when the tags are split across pieces. */
+export class ThinkFilter {
+  private inside = false;
+  private pending = '';
+
+  push(piece: string): string {
+    let s = this.pending + piece;
+    this.pending = '';
+    let out = '';
+    while (s) {
+      const tag = this.inside ? '</think>' : '<think>';
+      const i = s.indexOf(tag);
+      if (i >= 0) {
+        if (!this.inside) out += s.slice(0, i);
+        s = s.slice(i + tag.length);
+        if (this.inside) s = s.replace(/^\s+/, '');
+        this.inside = !this.inside;
+        continue;
+      }
+      // Keep a tail that may be the start of a tag split across pieces.
+      let keep = 0;
+      for (let k = Math.min(tag.length - 1, s.length); k > 0; k--) {
+        if (tag.startsWith(s.slice(s.length - k))) {
+          keep = k;
+          break;
+        }
+      }
+      if (!this.inside) out += s.slice(0, s.length - keep);
+      this.pending = s.slice(s.length - keep);
+      s = '';
+    }
+    return out;
+  }
+
+  /** The held-back tail at the end of the stream (text, unless inside an unclosed think block). */
+  flush(): string {
+    const rest = this.inside ? '' : this.pending;
+    this.pending = '';
+    return rest;
+  }
 }
 
 /** Some models send arguments as a JSON string instead of an object. */
