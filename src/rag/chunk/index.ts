@@ -9,6 +9,8 @@
 //  - keep the previous passage's tail (about `overlap` characters, whole sentences when possible) in `overlap`,
 //    as context only: it is not part of `text`/`indexText`;
 //  - carry the union of their blocks' locations, so the cited range holds the text.
+// With `config.strategy === 'semantic'` the L2 grouping inside a section follows chunk/semantic.ts instead;
+// everything else (sections, L0/L1, ids, locations, overlap) is the same.
 import type { ChunkConfig, ChunkSize } from '../config';
 import type { Block, DocFormat, IndexedPassage, Lang, Level, ParsedDocument, SourceLocation } from '../types';
 import { PassageIdFactory } from './ids';
