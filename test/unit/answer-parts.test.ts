@@ -191,6 +191,13 @@ describe('answer: support check', () => {
     assert.equal(r.checks[0].supported, true);
   });
 
+  it('accepts German compounds built from the passage words', async () => {
+    const r = await checkSupport('Der Urlaubsanspruch umfasst 24 Werktage [1].', map, { lang: 'de' });
+    assert.equal(r.checks[0].supported, true, JSON.stringify(r.checks[0]));
+    const wrong = await checkSupport('Die Kündigungsschutzklage kostet 24 Werktage Gehalt [1].', map, { lang: 'de' });
+    assert.equal(wrong.checks[0].supported, false, JSON.stringify(wrong.checks[0]));
+  });
+
   it('lists sentences without citations', async () => {
     const r = await checkSupport('Urlaub gibt es reichlich im Sommer und Winter. Der Anspruch umfasst 24 Werktage Urlaub [1].', map, { lang: 'de' });
     assert.equal(r.uncited.length, 1);

@@ -48,7 +48,7 @@ export async function checkSupport(answer: string, passages: Map<number, Passage
     const cited = nums.map((n) => passages.get(n)!);
     const evidence = cited.map(evidenceText).join('\n');
     const have = termSet(evidence);
-    const found = terms.filter((t) => have.has(t)).length;
+    const found = terms.filter((t) => have.has(t) || compoundMatch(t, have)).length;
     const termCoverage = terms.length ? found / terms.length : 1;
     const { missing } = numbersContained(plain, evidence);
     const check: SentenceCheck = {
@@ -83,6 +83,20 @@ export async function checkSupport(answer: string, passages: Map<number, Passage
 
   const supportedShare = checks.length ? checks.filter((c) => c.supported).length / checks.length : 1;
   return { checks, uncited, supportedShare };
+}
+
+/**
+ * German compounds: "urlaubsanspruch" in a sentence is supported by "urlaub" + "anspruch" in the passage, and
+ * "kündigungsschutzklag" by "klage" … — a long term counts when it contains, or is contained in, a passage term of at
+ * least 5 letters that covers at least 40% of it.
+ */
+function compoundMatch(term: string, have: Set<string>): boolean {
+  if (term.length < 6) return false;
+  for (const w of have) {
+    if (w.length < 5) continue;
+    if ((term.includes(w) && w.length >= term.length * 0.4) || (w.includes(term) && term.length >= w.length * 0.4)) return true;
+  }
+  return false;
 }
 
 function dot(a: Float32Array, b: Float32Array): number {
