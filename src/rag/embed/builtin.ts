@@ -68,8 +68,8 @@ const FOLD: Record<string, string> = { ä: 'ae', ö: 'oe', ü: 'ue', ß: 'ss' };
 export function foldText(text: string): string {
   let t = text.toLowerCase();
   if (/[äöüß]/.test(t)) t = t.replace(/[äöüß]/g, (c) => FOLD[c]);
-  // eslint-disable-next-line no-control-regex
-  if (/[^\u0000-\u007f]/.test(t)) t = t.normalize('NFD').replace(/\p{M}+/gu, '');
+  // Other accented Latin letters (é, ñ, ç...): decompose and drop the marks. "§", dashes and quotes need nothing.
+  if (/[\u00c0-\u024f\u1e00-\u1eff]/.test(t)) t = t.normalize('NFD').replace(/\p{M}+/gu, '');
   return t;
 }
 
@@ -80,6 +80,7 @@ const FOLDED_STOPWORDS = new Set([...FUNCTION_WORDS].filter((w) => !KEEP.has(w))
 const WORD = /[\p{L}\p{N}]+/gu;
 const CH_LT = 60; // '<'
 const CH_GT = 62; // '>'
+const codes = new Uint16Array(64); // '<' + word (≤ 40 chars) + '>'
 
 /** Sparse features of one text into the scratch table. */
 function extract(text: string): void {
@@ -92,7 +93,6 @@ function extract(text: string): void {
   const folded = foldText(text);
   WORD.lastIndex = 0;
   let m: RegExpExecArray | null;
-  const codes: number[] = [];
   while ((m = WORD.exec(folded)) !== null) {
     const w = m[0];
     if (w.length > 40 || FOLDED_STOPWORDS.has(w)) continue;
@@ -102,11 +102,10 @@ function extract(text: string): void {
     addFeature(fmix(h ^ 0x5bd1e995), UNIGRAM_WEIGHT);
     // Character n-grams of "<w>" (not for numbers or very short words).
     if (w.length < 3 || (w.charCodeAt(0) >= 48 && w.charCodeAt(0) <= 57)) continue;
-    codes.length = 0;
-    codes.push(CH_LT);
-    for (let i = 0; i < w.length; i++) codes.push(w.charCodeAt(i));
-    codes.push(CH_GT);
-    const len = codes.length;
+    codes[0] = CH_LT;
+    for (let i = 0; i < w.length; i++) codes[i + 1] = w.charCodeAt(i);
+    codes[w.length + 1] = CH_GT;
+    const len = w.length + 2;
     for (let i = 0; i + MIN_N <= len; i++) {
       let g = 0x811c9dc5 | 0;
       for (let k = 0; k < MAX_N && i + k < len; k++) {
