@@ -48,13 +48,18 @@ export async function searchQuickPick(service: DocsService, initial?: string): P
     timer = setTimeout(() => void run(value), 250);
   });
   const chosen = new Promise<ResolvedHit | undefined>((resolve) => {
+    let accepted = false;
     pick.onDidAccept(async () => {
-      const hit = pick.selectedItems[0]?.hit;
+      const hit = (pick.selectedItems[0] ?? pick.activeItems[0])?.hit;
+      if (!hit) return; // "no results" rows: keep the picker open
+      accepted = true;
       pick.hide();
-      if (hit) await openLocation(hit.location, hit.note);
+      await openLocation(hit.location, hit.note);
       resolve(hit);
     });
-    pick.onDidHide(() => resolve(undefined));
+    pick.onDidHide(() => {
+      if (!accepted) resolve(undefined);
+    });
   });
   pick.show();
   if (initial) {

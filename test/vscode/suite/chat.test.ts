@@ -128,14 +128,14 @@ describe('@docs chat participant', () => {
     assert.ok(driverAvailable(), 'run through scripts/vscode/run-tests.sh, which starts the browser driver');
     await vscode.commands.executeCommand('workbench.action.chat.open', { query: `@docs ${QUESTION}` });
     const text = await waitUntil(
-      'the @docs answer in the Chat view',
+      'the finished @docs answer in the Chat view (with its follow-ups)',
       async () => {
         const t = await evaluate<string>(
-          "Array.from(document.querySelectorAll('.interactive-response')).map((e) => e.textContent || '').join('\\n')",
+          "Array.from(document.querySelectorAll('.interactive-response')).map((e) => e.textContent || '').join('\\n') + '\\n' + document.body.innerText",
         );
-        return /urlaub\.md:\d+/.test(t) && /Used \d+ references?/.test(t) ? t : '';
+        return /urlaub\.md:\d+/.test(t) && /Used \d+ references?/.test(t) && /Show the matching passages/.test(t) ? t : '';
       },
-      60_000,
+      90_000,
       500,
     );
     await screenshot('chat-answer');

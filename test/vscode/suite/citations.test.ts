@@ -3,6 +3,8 @@
 import * as assert from 'node:assert/strict';
 import * as vscode from 'vscode';
 import { toLocationArg } from '../../../src/views/citationCommands';
+import type { ResolvedHit } from '../../../src/views/docsService';
+import { press, waitFor } from '../runner/driverClient';
 import { api, fileLines, flat, rangeText, sameRange, searchFor } from './helpers';
 
 function words(text: string): string[] {
@@ -37,6 +39,23 @@ describe('citations open exact ranges', () => {
     assert.deepEqual(missing, [], `lines ${rangeText(hit.location.range)} hold the passage`);
     const editor = await openAndCheckSelection(hit.location);
     assert.ok(editor.document.getText(editor.selection).includes('31. März'));
+  });
+
+  it('"Docs RAG: Search…" lists passages and Enter opens the chosen one at its range', async () => {
+    const a = await api();
+    await searchFor(a, 'Resturlaub übertragen', 'docs/urlaub.md');
+    const picked = vscode.commands.executeCommand<ResolvedHit | undefined>('docsRag.search', 'Resturlaub übertragen');
+    // Wait for the QuickPick's results in the page, then press Enter in its input as a user would.
+    const rows = await waitFor('.quick-input-widget .monaco-list-row', { state: 'visible' });
+    assert.ok(rows.some((r) => r.includes('docs/urlaub.md')), `QuickPick rows: ${rows.join(' | ')}`);
+    await press('Enter', { selector: '.quick-input-widget input' });
+    const hit = await picked;
+    assert.ok(hit, 'a passage was chosen');
+    const { hits } = await a.service.search('Resturlaub übertragen', { k: 20 });
+    assert.equal(hit.hit.passage.id, hits[0].hit.passage.id, 'Enter takes the first result');
+    const editor = vscode.window.activeTextEditor;
+    assert.equal(editor?.document.uri.toString(), hit.location.uri.toString());
+    assert.ok(sameRange(editor!.selection, hit.location.range), `selection ${rangeText(editor!.selection)} = ${rangeText(hit.location.range)}`);
   });
 
   it('a PDF passage opens in the extracted text with its range selected and its page named', async () => {

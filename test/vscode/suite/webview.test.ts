@@ -5,6 +5,7 @@ import * as assert from 'node:assert/strict';
 import * as vscode from 'vscode';
 import { click, evaluate, fill, press, screenshot, waitFor } from '../runner/driverClient';
 import type { FrameTarget } from '../runner/protocol';
+import type { HostMessage } from '../../../src/views/webviewProtocol';
 import { api, fileUri, folder, rangeText, sameRange, waitUntil } from './helpers';
 
 const view: FrameTarget = { frame: 'webview', webviewUrlIncludes: 'purpose=webviewView' };
@@ -78,6 +79,27 @@ describe('Docs webview', () => {
     assert.ok(target);
     await click('.answer-text .citation', view);
     await editorAt(target.location);
+  });
+
+  it('"Docs RAG: Ask…" answers in the Docs view with citations', async () => {
+    const a = await api();
+    const ended = new Promise<Extract<HostMessage, { type: 'answerEnd' }>>((resolve, reject) => {
+      const sub = a.docsView.onDidPost((m) => {
+        if (m.type === 'answerEnd') {
+          sub.dispose();
+          resolve(m);
+        } else if (m.type === 'error') {
+          sub.dispose();
+          reject(new Error(m.message));
+        }
+      });
+    });
+    await vscode.commands.executeCommand('docsRag.ask', 'Bis wann kann Resturlaub übertragen werden?');
+    const end = await ended;
+    assert.ok(end.citations.length > 0, 'the answer cites sources');
+    assert.ok(end.citations.some((c) => c.label.startsWith('docs/urlaub.md:')), end.citations.map((c) => c.label).join(', '));
+    const shown = await waitFor('.answer-text', { ...view, state: 'visible' });
+    assert.ok(shown.join(' ').includes(end.answer.split('\n')[0].replace(/\s*\[\d+\].*$/, '').slice(0, 30)), 'the view shows the answer');
   });
 
   it('shows markup from documents as text and never runs it', async () => {
