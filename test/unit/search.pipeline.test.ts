@@ -74,7 +74,7 @@ describe('search: pipeline over a real index', function () {
   });
 
   it('context: parent sections, neighbours and document expansion (in document order, deduplicated) within the budget', async () => {
-    const r = await retriever().retrieve('Wie lange dauert der Mindesturlaub?', { k: 5 });
+    const r = await retriever().retrieve('Wie lange dauert der Mindesturlaub?', { k: 5, levels: [2] }); // passages only, so parents are not hits themselves
     const ctx = r.context!;
     assert.ok(ctx);
     const roles = new Set(ctx.passages.map((c) => c.role));

@@ -63,7 +63,7 @@ export const BASE_SETTINGS: SearchSettings = {
   vector: true,
   fusion: 'rrf',
   rrfK: 60,
-  rrfVectorWeight: 1,
+  rrfVectorWeight: 0.5,
   alpha: undefined,
   analysisAlpha: 0.5,
   analysisAlphaExact: 0.3,
@@ -96,8 +96,14 @@ export const BASE_SETTINGS: SearchSettings = {
 export const NAMED_CONFIGS: Record<string, { description: string; settings: Partial<SearchSettings> }> = {
   bm25: { description: 'LanceDB full-text search only (language-specific analysis)', settings: { vector: false } },
   vector: { description: 'vector search only', settings: { keyword: false } },
-  hybrid: { description: 'full-text + vector, reciprocal rank fusion (k = 60), no other stage', settings: {} },
-  default: { description: 'what ships: hybrid RRF with the settings chosen by measurement (see EVALUATION.md)', settings: {} },
+  hybrid: {
+    description: 'full-text + vector, plain reciprocal rank fusion (k = 60, equal weights), no other stage',
+    settings: { rrfVectorWeight: 1 },
+  },
+  default: {
+    description: 'what ships: hybrid RRF (k = 60) with the vector list weighted 0.5, chosen by measurement (EVALUATION.md)',
+    settings: {},
+  },
   'hybrid-weighted': { description: 'hybrid with weighted fusion, alpha from query analysis', settings: { fusion: 'weighted' } },
   'default+lexical': { description: 'default + model-free expansion (compound splitting, stems)', settings: { lexicalExpansion: true } },
   'default+dedupe': { description: 'default + near-duplicate removal', settings: { dedupe: true } },
