@@ -1,42 +1,49 @@
 // In-process dispatch from bytes to the loader of a format (runs inside the parser worker, and in tests).
+// Loaders are required on first use, so a worker that only sees Markdown never loads pdf.js, mammoth or linkedom
+// (worker start-up stays cheap; esbuild keeps these as lazily initialised modules in the bundle).
 import { LoadError, type DocFormat, type ParsedDocument } from '../types';
-import { parseDocx } from './docx';
 import { rejectCfbOffice } from './encrypted';
-import { parseHtml } from './html';
-import { parseMarkdown } from './markdown';
 import { hasWords } from './normalize';
-import { parsePdf } from './pdf';
-import { parsePptx } from './pptx';
-import { parsePlainText } from './text';
-import { parseXlsx } from './xlsx';
+
+/* eslint-disable @typescript-eslint/no-require-imports */
+const loaders = {
+  md: () => (require('./markdown') as typeof import('./markdown')).parseMarkdown,
+  txt: () => (require('./text') as typeof import('./text')).parsePlainText,
+  html: () => (require('./html') as typeof import('./html')).parseHtml,
+  pdf: () => (require('./pdf') as typeof import('./pdf')).parsePdf,
+  docx: () => (require('./docx') as typeof import('./docx')).parseDocx,
+  pptx: () => (require('./pptx') as typeof import('./pptx')).parsePptx,
+  xlsx: () => (require('./xlsx') as typeof import('./xlsx')).parseXlsx,
+};
+/* eslint-enable @typescript-eslint/no-require-imports */
 
 export async function parseBytes(bytes: Uint8Array, format: DocFormat, fileName: string): Promise<ParsedDocument> {
   if (bytes.length === 0) throw new LoadError('no-text', 'no extractable text (the file is empty)');
   let doc: ParsedDocument;
   switch (format) {
     case 'md':
-      doc = parseMarkdown(bytes);
+      doc = loaders.md()(bytes);
       break;
     case 'txt':
-      doc = parsePlainText(bytes);
+      doc = loaders.txt()(bytes);
       break;
     case 'html':
-      doc = parseHtml(bytes, fileName);
+      doc = loaders.html()(bytes, fileName);
       break;
     case 'pdf':
-      doc = await parsePdf(bytes);
+      doc = await loaders.pdf()(bytes);
       break;
     case 'docx':
       rejectCfbOffice(bytes, format);
-      doc = await parseDocx(bytes);
+      doc = await loaders.docx()(bytes);
       break;
     case 'pptx':
       rejectCfbOffice(bytes, format);
-      doc = parsePptx(bytes);
+      doc = loaders.pptx()(bytes);
       break;
     case 'xlsx':
       rejectCfbOffice(bytes, format);
-      doc = parseXlsx(bytes);
+      doc = loaders.xlsx()(bytes);
       break;
     default:
       throw new LoadError('unsupported', `unsupported format "${String(format)}"`);
