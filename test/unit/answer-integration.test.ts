@@ -179,6 +179,20 @@ describe('answer: answerQuestion over a real index', function () {
     assert.equal(span.counts?.['tool.keyword_search'], 1);
   });
 
+  it('agentic mode with a model that cannot call tools answers from the retrieved passages, with a note', async () => {
+    server = await startFakeOllama({ chat: testModel, toolModels: ['qwen2.5:7b'] });
+    const r = await answerQuestion('Which flag selects the release profile?', {
+      retriever,
+      chatModel: model(server.url, 'llama3.2'),
+      mode: 'agentic',
+      tools: { store: engine.store, embedder: engine.embedder },
+    });
+    assert.equal(r.mode, 'generative');
+    assert.ok(r.notes.some((n) => /cannot call tools/.test(n)), r.notes.join('\n'));
+    assert.match(r.answer, /--release flag\. \[\d+\]/);
+    citationsResolve(r);
+  });
+
   it('rejects questions outside 3–2,000 characters before any work', async () => {
     await assert.rejects(answerQuestion('ab', { retriever }), /too short/);
     await assert.rejects(answerQuestion('x'.repeat(2001), { retriever }), /too long/);
