@@ -8,6 +8,7 @@ import * as path from 'node:path';
 import { answerQuestion } from '../../src/rag/answer/answer';
 import { citationJson } from '../../src/rag/answer/citations';
 import { OllamaChatModel } from '../../src/rag/answer/ollamaChat';
+import { ToolRunner } from '../../src/rag/answer/tools';
 import type { AnswerResult } from '../../src/rag/answer/types';
 import { detectLanguage } from '../../src/rag/chunk/language';
 import { openEngine, type Engine } from '../../src/rag/engine';
@@ -191,6 +192,25 @@ describe('answer: answerQuestion over a real index', function () {
     assert.ok(r.notes.some((n) => /cannot call tools/.test(n)), r.notes.join('\n'));
     assert.match(r.answer, /--release flag\. \[\d+\]/);
     citationsResolve(r);
+  });
+
+  it('retrieval tools: stable numbers, semantic search, read_chunk with neighbours, helpful errors', async () => {
+    const runner = new ToolRunner({ store: engine.store, embedder: engine.embedder, levels: [2] });
+    const kw = await runner.run({ name: 'keyword_search', arguments: { query: 'Werktage', k: 2 } });
+    assert.match(kw, /<source n="1" id="([^"]+)" location="recht\/urlaub\.md:\d+-\d+"/);
+    const id = /id="([^"]+)"/.exec(kw)![1];
+    const sem = await runner.run({ name: 'semantic_search', arguments: { query: 'Urlaub jährlich mindestens Werktage', k: 3 } });
+    assert.ok(sem.includes(`<source n="1" id="${id}"`), `a passage seen before keeps its number:\n${sem}`);
+    const urlaub = (await engine.store.getFilePassages('recht/urlaub.md', [2])).map((p) => p.id);
+    assert.ok(urlaub.length >= 2);
+    const read = await runner.run({ name: 'read_chunk', arguments: { id: urlaub[1], neighbours: 1 } });
+    const ids = [...read.matchAll(/id="([^"]+)"/g)].map((m) => m[1]);
+    assert.deepEqual(ids, urlaub.slice(0, 3), 'the passage with its neighbours in document order');
+    assert.match(await runner.run({ name: 'read_chunk', arguments: { id: 'nope' } }), /^Error: no passage with id "nope"/);
+    assert.match(await runner.run({ name: 'web_search', arguments: {} }), /^Error: unknown tool "web_search". Available: keyword_search, semantic_search, read_chunk/);
+    assert.match(await runner.run({ name: 'keyword_search', arguments: {} }), /^Error: keyword_search needs a non-empty "query"/);
+    assert.deepEqual(runner.calls, { keyword_search: 2, semantic_search: 1, read_chunk: 2, web_search: 1 });
+    assert.equal(new Set(runner.sources.map((s) => s.passage.id)).size, runner.sources.length);
   });
 
   it('rejects questions outside 3–2,000 characters before any work', async () => {
