@@ -1,7 +1,7 @@
 // The deterministic replies of the test language model (test/vscode/lm-extension/reply.js) against the REAL prompts
 // of the answer and search stages, so the model stays usable by the extension tests when those prompts change.
 import * as assert from 'node:assert/strict';
-import { replyFor, streamParts, parseSources } from '../vscode/lm-extension/reply.js';
+import { firstSentence, replyFor, streamParts, parseSources } from '../vscode/lm-extension/reply.js';
 import { buildAnswerMessages, groundednessMessages } from '../../src/rag/answer/prompts';
 import { multiQuery } from '../../src/rag/search/expand';
 import { LlmReranker } from '../../src/rag/search/rerank';
@@ -97,6 +97,15 @@ describe('test language model replies', () => {
       { n: 2, text: 'second\n' },
     ]);
     assert.equal(replyFor([{ role: 'user', text: 'Hello there. How are you?' }]), 'Test model reply: Hello there.');
+  });
+
+  it('ends the first sentence at a real sentence end, not after German ordinals or abbreviations', () => {
+    assert.equal(
+      firstSentence('Resturlaub kann bis zum 31. März des Folgejahres übertragen werden. Danach verfällt er.'),
+      'Resturlaub kann bis zum 31. März des Folgejahres übertragen werden.',
+    );
+    assert.equal(firstSentence('Das gilt z. B. für Abs. 2 im Jahr 2020. Weiter.'), 'Das gilt z. B. für Abs. 2 im Jahr 2020.');
+    assert.equal(firstSentence('# Title\nIt has 3 parts. Next one.'), 'Title It has 3 parts.');
   });
 
   it('streams a reply in several parts that join to the whole', () => {

@@ -44,6 +44,29 @@ function parseSources(prompt) {
   return out;
 }
 
+/** Abbreviations after which a period does not end a sentence (German and English). */
+const ABBREVIATIONS = new Set(['z', 'b', 'd', 'h', 'bzw', 'vgl', 'abs', 'nr', 'art', 'ca', 'usw', 'etc', 'e', 'g', 'i', 'dr', 'mr', 'mrs', 'st', 'vs', 'ggf', 'inkl', 'sog', 'u', 'a', 's']);
+
+/**
+ * Index just past the end of the first sentence: a [.!?] followed by white space (or the end), not after a number
+ * ("31. März", "§ 3. Abs") or a known abbreviation ("z. B.", "Abs.").
+ * @param {string} body
+ */
+function sentenceEnd(body) {
+  const re = /[.!?](?=\s|$)/g;
+  let m;
+  while ((m = re.exec(body)) !== null) {
+    if (m[0] === '.') {
+      const word = /(\S+)$/.exec(body.slice(0, m.index));
+      const w = word ? word[1].replace(/^[("'„»]+/, '') : '';
+      if (/^\d{1,2}$/.test(w) && m.index + 1 < body.length) continue; // German ordinals: "31. März", "3. Abschnitt"
+      if (ABBREVIATIONS.has(w.toLowerCase().replace(/\.$/, '').split('.').pop() ?? '')) continue;
+    }
+    return m.index + 1;
+  }
+  return body.length;
+}
+
 /**
  * First sentence of a source text (header lines like "path: a.md" or "# Title" skipped), at most 240 chars.
  * @param {string} text
@@ -57,8 +80,7 @@ function firstSentence(text) {
     .map((l) => l.replace(/^#+\s*/, ''));
   const body = lines.join(' ').replace(/\s+/g, ' ').trim();
   if (!body) return '';
-  const end = /[.!?](?=\s|$)/.exec(body);
-  let sentence = end ? body.slice(0, end.index + 1) : body;
+  let sentence = body.slice(0, sentenceEnd(body));
   if (sentence.length > 240) sentence = sentence.slice(0, 240).replace(/\s+\S*$/, '') + '…';
   return sentence;
 }
