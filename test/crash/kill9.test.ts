@@ -89,15 +89,18 @@ describe('crash safety: kill -9 during indexing', function () {
     fs.rmSync(path.join(work, 'probe'), { recursive: true, force: true });
 
     const kills: string[] = [];
-    for (let round = 0; round < KILLS; round++) {
-      if (round > 0) mutate(folder, round);
-      // Even rounds re-process everything (long write phases), odd rounds are incremental.
-      const full = round % 2 === 0 && round > 0;
+    let attempts = 0;
+    while (kills.length < KILLS) {
+      attempts++;
+      assert.ok(attempts <= KILLS * 3, `only ${kills.length} of ${KILLS} kills landed in ${attempts - 1} attempts`);
+      if (attempts > 1) mutate(folder, attempts);
+      // Mostly full runs (every file re-parsed, re-embedded and replaced: long write phases), some incremental ones.
+      const full = attempts % 3 !== 0;
       const killAfterMs = Math.round(300 + Math.random() * Math.max(500, fullMs - 300));
       const killed = await runChild(folder, store, { full, killAfterMs });
       const phases = killed.stdout.split('\n').filter((l) => l.startsWith('phase ')).map((l) => l.slice(6));
-      kills.push(`${killAfterMs} ms → ${killed.signal ?? `exit ${killed.code}`} (last phase ${phases.at(-1) ?? 'none'})`);
       assert.ok(killed.signal === 'SIGKILL' || killed.code === 0, `child failed: ${killed.stderr}`);
+      if (killed.signal === 'SIGKILL') kills.push(`${killAfterMs} ms ${full ? 'full' : 'incremental'} (in ${phases.at(-1) ?? 'start-up'})`);
 
       // The killed index opens and answers.
       if (fs.existsSync(path.join(store, 'meta.json'))) {
@@ -106,9 +109,9 @@ describe('crash safety: kill -9 during indexing', function () {
           const n = await s.countPassages();
           if (n > 0) {
             const hits = await s.fullTextSearch('Cargo Arbeitszeit', { k: 5 });
-            assert.ok(Array.isArray(hits));
-            const [first] = await s.getPassages([hits[0]?.passage.id ?? '']);
-            if (hits.length > 0) assert.ok(first);
+            assert.ok(hits.length > 0, 'an index with passages answers a keyword query');
+            const [first] = await s.getPassages([hits[0].passage.id]);
+            assert.ok(first, 'a hit can be read back');
           }
           await s.listFiles();
         } finally {
@@ -120,7 +123,7 @@ describe('crash safety: kill -9 during indexing', function () {
       const resumed = await runChild(folder, store, {});
       assert.equal(resumed.code, 0, resumed.stderr);
     }
-    console.log(`      kills: ${kills.join('; ')}`);
+    console.log(`      ${kills.length} kills in ${attempts} runs: ${kills.join('; ')}`);
 
     const cleanStore = path.join(work, 'clean');
     const clean = await runChild(folder, cleanStore, {});

@@ -116,6 +116,7 @@ async function runIndex(engine: Engine, o: IndexOptions): Promise<IndexRunResult
   let statuses: FileRecord[] = [];
   let rows = 0;
   let writing: Promise<void> = Promise.resolve();
+  let indexesChecked = false;
   const flush = () => {
     const batch = { fresh, changed, statuses };
     fresh = [];
@@ -130,6 +131,12 @@ async function runIndex(engine: Engine, o: IndexOptions): Promise<IndexRunResult
       else await store.replaceFiles(batch.fresh);
       await store.replaceFiles(batch.changed);
       await store.recordFileStatuses(batch.statuses);
+      if (!indexesChecked && batch.fresh.length + batch.changed.length > 0) {
+        // A new index gets its keyword indexes after the first write, so even a killed first run leaves an index that answers.
+        indexesChecked = true;
+        const s2 = store as typeof store & { ensureIndexes?: () => Promise<void> };
+        await s2.ensureIndexes?.();
+      }
     });
     return writing;
   };

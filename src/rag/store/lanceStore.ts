@@ -342,20 +342,29 @@ export class LanceStore implements IndexStore {
     return (await this.passages.listIndices()).map((i) => i.name);
   }
 
+  /**
+   * Creates the full-text (fts_en, fts_de), scalar (path, id) and — above VECTOR_INDEX_MIN_ROWS — vector indexes that are
+   * missing. Without an FTS index a keyword search finds nothing, so the indexer calls this after its first write.
+   */
+  async ensureIndexes(): Promise<void> {
+    const table = this.passages;
+    if (!table) return;
+    const rows = await table.countRows();
+    if (rows === 0) return;
+    const have = new Set((await table.listIndices()).flatMap((i) => i.columns));
+    if (!have.has('fts_en')) await table.createIndex('fts_en', { config: ftsConfig('en'), replace: true });
+    if (!have.has('fts_de')) await table.createIndex('fts_de', { config: ftsConfig('de'), replace: true });
+    if (!have.has('path')) await table.createIndex('path', { config: Index.btree(), replace: true });
+    if (!have.has('id')) await table.createIndex('id', { config: Index.btree(), replace: true });
+    if (rows >= VECTOR_INDEX_MIN_ROWS && !have.has('vector')) {
+      await table.createIndex('vector', { config: Index.ivfFlat({ distanceType: 'cosine' }), replace: true });
+    }
+  }
+
   async optimize(options: { deleteUnverified?: boolean } = {}): Promise<void> {
     const table = this.passages;
     if (table) {
-      const rows = await table.countRows();
-      const have = new Set((await table.listIndices()).flatMap((i) => i.columns));
-      if (rows > 0) {
-        if (!have.has('fts_en')) await table.createIndex('fts_en', { config: ftsConfig('en'), replace: true });
-        if (!have.has('fts_de')) await table.createIndex('fts_de', { config: ftsConfig('de'), replace: true });
-        if (!have.has('path')) await table.createIndex('path', { config: Index.btree(), replace: true });
-        if (!have.has('id')) await table.createIndex('id', { config: Index.btree(), replace: true });
-      }
-      if (rows >= VECTOR_INDEX_MIN_ROWS && !have.has('vector')) {
-        await table.createIndex('vector', { config: Index.ivfFlat({ distanceType: 'cosine' }), replace: true });
-      }
+      await this.ensureIndexes();
       await withCommitRetry(() =>
         table.optimize({ cleanupOlderThan: new Date(Date.now() - 60_000), deleteUnverified: options.deleteUnverified ?? false }),
       );
