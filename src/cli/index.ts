@@ -56,7 +56,8 @@ export async function run(argv: string[]): Promise<number> {
   } else {
     process.stdout.write(summary(result, engine.storeDir));
   }
-  return 0;
+  // Interrupted by Ctrl+C: the index is consistent, but the run did not complete.
+  return result.cancelled ? 130 : 0;
 }
 
 function extras(r: IndexRunResult): Record<string, unknown> {
