@@ -13,6 +13,7 @@
 // ("Ferien" vs "Urlaub"). For real semantic search use the Ollama embedder (e.g. bge-m3 for German).
 import { ModelError, type Embedder } from '../types';
 import { FUNCTION_WORDS } from '../chunk/language';
+import { COMMON_FEATURES_BASE64 } from './commonFeatures';
 
 export const BUILTIN_MODEL = 'hash-ngram-v1';
 export const BUILTIN_DIMENSION = 1024;
@@ -117,16 +118,58 @@ function extract(text: string): void {
   }
 }
 
+// Fixed IDF-like down-weighting of features common in ordinary German and English text (see commonFeatures.ts):
+// a small open-addressing table (exact hashes; ~160 KB, stays in cache), read once per distinct feature.
+const COMMON_BITS = 15;
+const COMMON_MASK = (1 << COMMON_BITS) - 1;
+let commonKeys: Int32Array | undefined;
+let commonValues: Uint8Array | undefined;
+function loadCommonTable(): void {
+  const bytes = Buffer.from(COMMON_FEATURES_BASE64, 'base64');
+  const keys = new Int32Array(1 << COMMON_BITS);
+  const values = new Uint8Array(1 << COMMON_BITS); // 0 = empty slot
+  for (let i = 0; i + 5 <= bytes.length; i += 5) {
+    const h = bytes.readInt32LE(i);
+    let slot = (h ^ (h >>> 15)) & COMMON_MASK;
+    while (values[slot] !== 0 && keys[slot] !== h) slot = (slot + 1) & COMMON_MASK;
+    keys[slot] = h;
+    values[slot] = Math.max(1, bytes[i + 4]);
+  }
+  commonKeys = keys;
+  commonValues = values;
+}
+
+function commonWeight(h: number, keys: Int32Array, values: Uint8Array): number {
+  let slot = (h ^ (h >>> 15)) & COMMON_MASK;
+  for (;;) {
+    const v = values[slot];
+    if (v === 0) return 1;
+    if (keys[slot] === h) return v / 255;
+    slot = (slot + 1) & COMMON_MASK;
+  }
+}
+
+/** The distinct feature hashes of a text (used to build the common-feature table offline). */
+export function featureHashes(text: string): number[] {
+  extract(text);
+  const out: number[] = [];
+  for (let t = 0; t < touchedCount; t++) out.push(keys[touched[t]]);
+  return out;
+}
+
 /** Embeds one text into an L2-normalised vector. */
 export function embedBuiltin(text: string, dimension = BUILTIN_DIMENSION): Float32Array {
   extract(text);
+  if (!commonKeys || !commonValues) loadCommonTable();
+  const ck = commonKeys!;
+  const cv = commonValues!;
   const v = new Float32Array(dimension);
   const mask = dimension - 1;
   const pow2 = (dimension & mask) === 0;
   for (let t = 0; t < touchedCount; t++) {
     const slot = touched[t];
     const h = keys[slot];
-    const value = weights[slot] * (1 + Math.log(counts[slot]));
+    const value = weights[slot] * (1 + Math.log(counts[slot])) * commonWeight(h, ck, cv);
     const idx = pow2 ? h & mask : (h >>> 0) % dimension;
     v[idx] += h < 0 ? -value : value; // sign from the top bit, independent of the index bits
   }
