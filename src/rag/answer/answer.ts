@@ -30,7 +30,7 @@ export interface AnswerOptions {
   k?: number;
   /** Most passages given to the model (default 16), fewer if the context window is small. */
   maxSources?: number;
-  /** Tokens kept free for the answer (default 1024, at most a third of the window). */
+  /** Tokens kept free for the answer (default by length: 384 / 1024 / 2048; at most a third of the window). */
   answerTokens?: number;
   length?: AnswerLength;
   /** Overrides the extractive answer's shape (default by `length`, see EXTRACTIVE_SHAPE). */
@@ -48,6 +48,9 @@ export interface AnswerOptions {
    */
   onSources?: (sources: NumberedSource[]) => void;
 }
+
+/** Tokens the model may generate (num_predict), by answer length. */
+const ANSWER_TOKENS: Record<AnswerLength, number> = { short: 384, medium: 1024, long: 2048 };
 
 /** How many passages the extractive answer quotes, and how much of each, by answer length. */
 export const EXTRACTIVE_SHAPE: Record<AnswerLength, { maxPassages: number; maxChars: number }> = {
@@ -166,7 +169,7 @@ export async function answerQuestion(question: string, opts: AnswerOptions): Pro
     : undefined;
   const onToken = redactor ? (t: string) => redactor.push(t) : undefined;
   const window = model.contextWindow;
-  const answerTokens = Math.min(opts.answerTokens ?? 1024, Math.floor(window / 3));
+  const answerTokens = Math.min(opts.answerTokens ?? ANSWER_TOKENS[opts.length ?? 'medium'], Math.floor(window / 3));
   let text: string;
   let sources: NumberedSource[];
   let mode: AnswerMode;
