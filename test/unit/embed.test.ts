@@ -54,6 +54,19 @@ describe('BuiltinEmbedder', () => {
     assert.ok(cos(a, b) < 0.2, String(cos(a, b)));
   });
 
+  it('down-weights words common in ordinary text, so a shared rare word counts more than a shared common one', () => {
+    for (const [common, rare] of [
+      ['installation', 'Quokka'],
+      ['dependencies', 'Xylophon'],
+      ['Bestimmungen', 'Zitronenfalter'],
+    ]) {
+      const a = embedBuiltin(`${common} ${rare}`);
+      const sharesCommon = embedBuiltin(`${common} Schraubenschlüssel`);
+      const sharesRare = embedBuiltin(`Zebra ${rare}`);
+      assert.ok(cos(a, sharesRare) > cos(a, sharesCommon) + 0.2, `${common}/${rare}: ${cos(a, sharesRare)} vs ${cos(a, sharesCommon)}`);
+    }
+  });
+
   it('is the default of createEmbedder', () => {
     const d = createEmbedder(defaultConfig().embed);
     assert.equal(d.id, 'builtin');
