@@ -70,7 +70,7 @@ describe('BuiltinEmbedder', () => {
   it('is the default of createEmbedder', () => {
     const d = createEmbedder(defaultConfig().embed);
     assert.equal(d.id, 'builtin');
-    assert.equal(d.model, 'hash-ngram-v1');
+    assert.equal(d.model, 'hash-ngram-v2');
   });
 });
 

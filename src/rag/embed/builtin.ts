@@ -17,7 +17,8 @@ import { ModelError, type Embedder } from '../types';
 import { FUNCTION_WORDS } from '../chunk/language';
 import { COMMON_FEATURES_BASE64 } from './commonFeatures';
 
-export const BUILTIN_MODEL = 'hash-ngram-v1';
+// Bump the version whenever the features or weights change: an index built with another version is re-embedded.
+export const BUILTIN_MODEL = 'hash-ngram-v2';
 export const BUILTIN_DIMENSION = 1024;
 
 const UNIGRAM_WEIGHT = 1.0;
