@@ -138,6 +138,11 @@ describe('@docs chat participant', () => {
       90_000,
       500,
     );
+    // Show the start of the answer (the first citations) rather than its end.
+    await evaluate(
+      "(() => { const r = Array.from(document.querySelectorAll('.interactive-response')).pop(); const list = r && r.closest('.monaco-scrollable-element'); if (list) for (let i = 0; i < 40; i++) list.dispatchEvent(new WheelEvent('wheel', { deltaY: -400, bubbles: true })); return !!list; })()",
+    );
+    await new Promise((r) => setTimeout(r, 500));
     await screenshot('chat-answer');
     assert.match(text, /Urlaub/);
   });

@@ -12,6 +12,7 @@ export async function run(): Promise<void> {
   // Define describe/it as globals, then load the spec modules in order (require keeps them lazy so the globals exist).
   mocha.suite.emit('pre-require', globalThis, 'docs-rag', mocha);
   require('./activation.test');
+  require('./protocol.test');
   require('./indexing.test');
   require('./citations.test');
   require('./chat.test');
