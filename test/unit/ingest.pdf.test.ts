@@ -4,7 +4,7 @@ import { readFileSync } from 'fs';
 import * as path from 'path';
 import { extractText } from 'unpdf';
 import { parseBytes } from '../../src/rag/ingest';
-import { buildFragments, joinLines, orderFragments, type LineFragment } from '../../src/rag/ingest/pdfLayout';
+import { buildFragments, composeSpacingAccents, joinLines, orderFragments, type LineFragment } from '../../src/rag/ingest/pdfLayout';
 import { LoadError, type ParsedDocument } from '../../src/rag/types';
 import { REALDOCS } from './ingestHelpers';
 
@@ -72,6 +72,13 @@ describe('PDF loader', function () {
       assert.ok(!p1.includes(`${head}- ${tail}`) && !p1.includes(`${head}-${tail}`), `"${b}" left hyphenated`);
     }
     assert.ok(p1.includes('Trace-based'), 'real hyphen inside a line kept');
+  });
+
+  it('puts TeX spacing accents back on their letters ("na¨ıve" → "naïve")', () => {
+    assert.equal(composeSpacingAccents('na\u00A8\u0131ve Gr\u00A8 u\u00DFe'), 'naïve Grüße');
+    const text = highlights.blocks.map((b) => b.text).join(' ');
+    assert.ok(text.includes('the naïve version'));
+    assert.ok(!text.includes('\u00A8'));
   });
 
   it('gives every block its 1-based physical page', async () => {

@@ -2,7 +2,7 @@
 // font size. Every block knows its 1-based physical page.
 import { getDocumentProxy, getResolvedPDFJS } from 'unpdf';
 import { LoadError, type Block, type ParsedDocument } from '../types';
-import { buildFragments, joinLines, orderFragments, vocabularyOf, type LineFragment, type PdfTextItem } from './pdfLayout';
+import { buildFragments, composeSpacingAccents, joinLines, orderFragments, vocabularyOf, type LineFragment, type PdfTextItem } from './pdfLayout';
 import { collapseWhitespace, hasWords, normalizeUnicode } from './normalize';
 
 interface RawTextItem {
@@ -87,7 +87,7 @@ export async function parsePdf(bytes: Uint8Array): Promise<ParsedDocument> {
       } catch (err) {
         warnings.push(`page ${n} could not be read (${(err as Error).message}); skipped`);
       }
-      const fragments = buildFragments(items.map((i) => ({ ...i, str: normalizeUnicode(i.str) })));
+      const fragments = buildFragments(items.map((i) => ({ ...i, str: normalizeUnicode(i.str) }))).map((f) => ({ ...f, text: composeSpacingAccents(f.text) }));
       const { ordered, columns } = orderFragments(fragments, left, right);
       pages.push({ page: n, lines: ordered, columns, left, right });
     }

@@ -140,3 +140,25 @@ export function vocabularyOf(lines: Iterable<string>): Set<string> {
   }
   return vocabulary;
 }
+
+/** Spacing accents that TeX-made PDFs place before the letter they belong to. */
+const SPACING_ACCENTS: Record<string, string> = {
+  '\u00A8': '\u0308', // ¨ diaeresis
+  '\u00B4': '\u0301', // ´ acute
+  '\u02C6': '\u0302', // ˆ circumflex
+  '\u02DC': '\u0303', // ˜ tilde
+  '\u02C7': '\u030C', // ˇ caron
+  '\u02DA': '\u030A', // ˚ ring
+  '\u00B8': '\u0327', // ¸ cedilla
+};
+
+/** "na¨ıve" → "naïve": a spacing accent directly before a letter becomes a combining one on that letter (then NFC). */
+export function composeSpacingAccents(text: string): string {
+  if (!/[\u00A8\u00B4\u02C6\u02DC\u02C7\u02DA\u00B8]/.test(text)) return text;
+  return text
+    .replace(/([\u00A8\u00B4\u02C6\u02DC\u02C7\u02DA\u00B8]) ?([A-Za-z\u0131\u0237])/g, (_m, accent: string, letter: string) => {
+      const base = letter === '\u0131' ? 'i' : letter === '\u0237' ? 'j' : letter;
+      return base + SPACING_ACCENTS[accent];
+    })
+    .normalize('NFC');
+}
