@@ -6,8 +6,8 @@
 //    sentence is cut, at a word boundary);
 //  - never cross a section; tables are passages of their own (large ones split by row groups, header repeated);
 //  - fragments under `minSize` merge with a neighbour of the same section (so a passage may reach size + minSize);
-//  - keep the previous passage's tail (about `overlap` characters, whole sentences when possible) in `overlap`,
-//    as context only: it is not part of `text`/`indexText`;
+//  - keep the previous text passage's tail (about `overlap` characters, whole sentences when possible) in
+//    `overlap`, as context only: it is not part of `text`/`indexText` (none after a table part);
 //  - carry the union of their blocks' locations, so the cited range holds the text.
 // With `config.strategy === 'semantic'` the L2 grouping inside a section follows chunk/semantic.ts instead;
 // everything else (sections, L0/L1, ids, locations, overlap) is the same.
@@ -140,7 +140,8 @@ export function chunkDocument(doc: ParsedDocument, file: { path: string; fileHas
       const text = d.pieces.map((p) => p.text).join(PASSAGE_SEPARATOR);
       const loc = unionLocations(d.pieces.map((p) => p.loc));
       if (quoted) loc.quote = quoteOf(d.pieces[0].quoteSource);
-      const overlap = previous && !previous.table && !d.table ? overlapTail(previous.text, size.overlap, docLang) : '';
+      // A table's first part gets the text before it as context ("...into the following directories:").
+      const overlap = previous && !previous.table ? overlapTail(previous.text, size.overlap, docLang) : '';
       out.push(make(2, `${sectionPath}/chunk-${ci}`, l1.id, ci, section.headingPath, text, overlap, loc, indexTextOf(section.headingPath, text)));
       previous = { text, table: d.table };
     });

@@ -1,10 +1,10 @@
-// Semantic chunking (strategy 'semantic'): within a section, sentences are grouped until the similarity of
-// neighbouring sentences drops below a breakpoint (the `percentile`-th largest distance in the section), with
-// minimum and maximum sizes. Same output contract as the structural strategy (drafts of verbatim pieces), so
+// Semantic chunking (strategy 'semantic'): within a section, sentences are grouped until the similarity across a
+// gap drops: the distance between the two sentences before and the two after each gap is computed, and gaps whose
+// distance is a local maximum at or above the section's `percentile` are breakpoints (minimum and maximum sizes
+// still apply). Same output contract as the structural strategy (drafts of verbatim pieces), so
 // the evaluation can compare the two.
 //
-// Similarity comes from the builtin lexical sketch over a window of three sentences (previous, this, next):
-// synchronous, deterministic and free. It finds topic shifts that change vocabulary; it is not a semantic model.
+// Similarity comes from the builtin lexical sketch: synchronous, deterministic and free. It finds topic shifts that change vocabulary; it is not a semantic model.
 import type { ChunkSize } from '../config';
 import type { Block, Lang } from '../types';
 import { embedBuiltin } from '../embed/builtin';
@@ -55,16 +55,23 @@ const unitText = (u: Unit) => u.block.text.slice(u.start, u.end);
 function groupUnits(units: Unit[], size: ChunkSize, minSize: number, percentileCut: number): Draft[] {
   if (units.length === 0) return [];
   const texts = units.map(unitText);
-  const windows = texts.map((_, i) => embedBuiltin(texts.slice(Math.max(0, i - 1), i + 2).join(' ')));
-  const distances = windows.slice(0, -1).map((w, i) => 1 - cosine(w, windows[i + 1]));
+  // Distance at the gap after sentence i: the two sentences before it against the two after it.
+  const distances = texts
+    .slice(0, -1)
+    .map((_, i) => 1 - cosine(embedBuiltin(texts.slice(Math.max(0, i - 1), i + 1).join(' ')), embedBuiltin(texts.slice(i + 1, i + 3).join(' '))));
   const threshold = percentile(distances, percentileCut);
+  // A breakpoint is a local maximum of the distance at or above the threshold (TextTiling-style), so one topic
+  // shift yields one break, not a run of them.
+  const isBreak = distances.map(
+    (d, i) => d >= threshold && d >= (distances[i - 1] ?? -Infinity) && d >= (distances[i + 1] ?? -Infinity),
+  );
   const drafts: Draft[] = [];
   let group: Unit[] = [units[0]];
   let length = texts[0].length;
   for (let i = 1; i < units.length; i++) {
     const add = texts[i].length + 2;
     const tooBig = length + add > size.size;
-    const breakpoint = distances[i - 1] >= threshold && length >= minSize;
+    const breakpoint = isBreak[i - 1] && length >= minSize;
     if (tooBig || breakpoint) {
       drafts.push({ pieces: piecesOf(group), table: false });
       group = [];
