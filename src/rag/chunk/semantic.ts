@@ -1,10 +1,11 @@
 // Semantic chunking (strategy 'semantic'): within a section, sentences are grouped until the similarity across a
 // gap drops: the distance between the two sentences before and the two after each gap is computed, and gaps whose
 // distance is a local maximum at or above the section's `percentile` are breakpoints (minimum and maximum sizes
-// still apply). Same output contract as the structural strategy (drafts of verbatim pieces), so
-// the evaluation can compare the two.
+// still apply). Same output contract as the structural strategy (drafts of verbatim pieces), so the evaluation
+// can compare the two.
 //
-// Similarity comes from the builtin lexical sketch: synchronous, deterministic and free. It finds topic shifts that change vocabulary; it is not a semantic model.
+// Similarity comes from the builtin lexical sketch: synchronous, deterministic and free. It finds topic shifts
+// that change vocabulary; it is not a semantic model.
 import type { ChunkSize } from '../config';
 import type { Block, Lang } from '../types';
 import { embedBuiltin } from '../embed/builtin';
