@@ -8,6 +8,7 @@ import { registerCommands } from './views/commands';
 import { DocsService } from './views/docsService';
 import { DOCS_VIEW_ID, DocsViewProvider } from './views/docsView';
 import { EngineHost } from './views/engineHost';
+import { loadEngineModules } from './views/engineModules';
 import { EXTRACT_SCHEME, ExtractedTextProvider } from './views/extractProvider';
 import { IndexingController } from './views/indexing';
 import { Locator } from './views/locations';
@@ -64,7 +65,7 @@ export function activate(context: vscode.ExtensionContext): DocsRagApi {
   const activationMs = Math.round((performance.now() - started) * 10) / 10;
   const engineLoadedAtActivation = Object.keys(require.cache).some((id) => id.includes(`${'@lancedb'}/lancedb`));
   log.info(`activated in ${activationMs} ms${vscode.workspace.isTrusted ? '' : ' (Restricted Mode: no background indexing, no language models)'}`);
-  return { activationMs, engineLoadedAtActivation, host, service, docsView, watcher, indexing, startup };
+  return { activationMs, engineLoadedAtActivation, engineModules: loadEngineModules, host, service, docsView, watcher, indexing, startup };
 }
 
 export function deactivate(): void {}

@@ -2,6 +2,7 @@
 import type { DocsService } from './docsService';
 import type { DocsViewProvider } from './docsView';
 import type { EngineHost } from './engineHost';
+import type { EngineModules } from './engineModules';
 import type { IndexingController } from './indexing';
 import type { DocumentWatcher } from './watcher';
 
@@ -15,6 +16,8 @@ export interface DocsRagApi {
   docsView: DocsViewProvider;
   watcher: DocumentWatcher;
   indexing: IndexingController;
+  /** The engine modules as this extension loaded them (lazily). */
+  engineModules(): Promise<EngineModules>;
   /** Resolves once the start-up background run (if any) has finished. */
   startup: Promise<void>;
 }

@@ -18,6 +18,7 @@ export async function run(): Promise<void> {
   require('./chat.test');
   require('./tool.test');
   require('./webview.test');
+  require('./multiroot.test');
   require('./watcher.test');
 
   const summary: SuiteSummary = { passed: 0, failed: 0, failures: [] };
