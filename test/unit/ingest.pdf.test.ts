@@ -106,6 +106,13 @@ describe('PDF loader', function () {
     assert.ok(highlights.blocks.some((b) => b.kind === 'heading' && b.text === '1. Introduction'));
   });
 
+  it('indexes values typed into form fields (they live in annotations, not page text)', async () => {
+    const doc = await parseBytes(pdf('prefilled_f1040.pdf'), 'pdf', 'f1040.pdf');
+    const filled = doc.blocks.find((b) => b.text.split('\n').includes('foobar'));
+    assert.ok(filled, 'form value "foobar" not indexed');
+    assert.equal(filled.loc.page, 2);
+  });
+
   it('reports password, scans, blank pages and damage as per-file outcomes', async () => {
     const outcome = async (name: string) => parseBytes(pdf(name), 'pdf', name).then(() => null, (e: unknown) => e as LoadError);
     assert.deepEqual(await outcome('issue6010_1.pdf').then((e) => [e?.kind, e?.message]), ['password-protected', 'skipped: password-protected']);

@@ -16,6 +16,8 @@ interface RawTextItem {
 interface PageLines {
   page: number;
   lines: LineFragment[];
+  /** Filled-in text form fields (AcroForm widgets): their values live in annotations, not in the page text. */
+  formValues: string[];
   columns: 1 | 2;
   right: number;
   left: number;
@@ -74,6 +76,7 @@ export async function parsePdf(bytes: Uint8Array): Promise<ParsedDocument> {
   try {
     for (let n = 1; n <= doc.numPages; n++) {
       let items: PdfTextItem[] = [];
+      let formValues: string[] = [];
       let left = 0;
       let right = 612;
       try {
@@ -83,13 +86,14 @@ export async function parsePdf(bytes: Uint8Array): Promise<ParsedDocument> {
         right = Math.max(x0, x1);
         const content = await page.getTextContent();
         items = (content.items as RawTextItem[]).map(toItem).filter((i): i is PdfTextItem => i !== null);
+        formValues = await textFieldValues(page);
         page.cleanup();
       } catch (err) {
         warnings.push(`page ${n} could not be read (${(err as Error).message}); skipped`);
       }
       const fragments = buildFragments(items.map((i) => ({ ...i, str: normalizeUnicode(i.str) }))).map((f) => ({ ...f, text: composeSpacingAccents(f.text) }));
       const { ordered, columns } = orderFragments(fragments, left, right);
-      pages.push({ page: n, lines: ordered, columns, left, right });
+      pages.push({ page: n, lines: ordered, formValues, columns, left, right });
     }
     if (!pages.some((p) => p.lines.some((l) => hasWords(l.text)))) hasImages = await anyPageHasImages(doc);
   } finally {
@@ -110,6 +114,31 @@ export async function parsePdf(bytes: Uint8Array): Promise<ParsedDocument> {
   const twoColumnPages = pages.filter((p) => p.columns === 2).length;
   if (twoColumnPages > 0) metadata.twoColumnPages = String(twoColumnPages);
   return { format: 'pdf', title: title ?? blocks.find((b) => b.kind === 'heading')?.text, blocks, metadata, warnings };
+}
+
+interface RawAnnotation {
+  subtype?: string;
+  fieldType?: string;
+  fieldValue?: unknown;
+  alternativeText?: string;
+}
+
+/** Values typed into text form fields on a page ("Label: value" when the field has a tooltip label). */
+async function textFieldValues(page: { getAnnotations(): Promise<unknown[]> }): Promise<string[]> {
+  try {
+    const annotations = (await page.getAnnotations()) as RawAnnotation[];
+    const out: string[] = [];
+    for (const a of annotations) {
+      if (a.subtype !== 'Widget' || a.fieldType !== 'Tx' || typeof a.fieldValue !== 'string') continue;
+      const value = collapseWhitespace(normalizeUnicode(a.fieldValue));
+      if (!hasWords(value)) continue;
+      const label = collapseWhitespace(a.alternativeText ?? '');
+      out.push(label ? `${label}: ${value}` : value);
+    }
+    return out;
+  } catch {
+    return [];
+  }
 }
 
 /** True when some page paints an image (a scan without a text layer). */
@@ -172,6 +201,7 @@ function pagesToBlocks(pages: PageLines[]): Block[] {
       para = { text: line.text, last: line, heading };
     }
     flush();
+    if (p.formValues.length > 0) blocks.push({ kind: 'paragraph', text: p.formValues.join('\n'), loc: { page: p.page } });
   }
   return blocks;
 }
