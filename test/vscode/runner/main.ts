@@ -13,6 +13,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { drive } from './driver';
 import { hostPaths, installVsix, startServer, type HostPaths } from './host';
+import { acquireRunnerLock } from './lock';
 import { REQUESTS_DIR, SUMMARY_FILE, type SuiteSummary } from './protocol';
 
 const repo = path.resolve(__dirname, '../../..');
@@ -171,6 +172,7 @@ async function runStage(paths: HostPaths, stage: 'dev' | 'package', args: Args, 
 async function main(): Promise<number> {
   const args = parseArgs(process.argv.slice(2));
   const paths = hostPaths();
+  await acquireRunnerLock(path.join(outDir, '.runner.lock'), log);
   if (!args.skipBuild) {
     run(process.execPath, ['esbuild.mjs'], 'build the extension');
     run(process.execPath, ['scripts/vscode/build-tests.mjs'], 'build the test bundles');
