@@ -5,7 +5,7 @@ import { existsSync } from 'node:fs';
 import path from 'node:path';
 import * as vscode from 'vscode';
 import type { IndexOutcome } from '../../../src/views/indexing';
-import { api, folder } from './helpers';
+import { api, folder, waitUntil } from './helpers';
 
 const FIXTURE_DOCS = ['docs/urlaub.md', 'docs/build-cache.md', 'notes.txt', 'payloads.md', 'ArbZG.docx', 'mitgliedsantrag.pdf'];
 
@@ -73,5 +73,43 @@ describe('reindex command', () => {
       await vscode.workspace.fs.delete(broken);
       await a.host.index(folder(), { paths: ['broken.docx'] });
     }
+  });
+
+  it('cancels a reindex from "Docs RAG: Cancel indexing" and keeps a working index', async () => {
+    const a = await api();
+    const run = vscode.commands.executeCommand<IndexOutcome[]>('docsRag.reindex');
+    await waitUntil('the run to start', () => a.host.state.kind === 'indexing', 20_000, 20);
+    await vscode.commands.executeCommand('docsRag.cancelIndexing');
+    const outcome = (await run)!;
+    assert.equal(outcome[0].error, 'cancelled');
+    // The next run completes and the index answers again.
+    const again = (await vscode.commands.executeCommand<IndexOutcome[]>('docsRag.reindex'))!;
+    assert.equal(again[0].error, undefined);
+    assert.deepEqual(again[0].result?.errors, []);
+    const { hits } = await a.service.search('Resturlaub', { k: 5 });
+    assert.ok(hits.some((h) => h.hit.passage.path === 'docs/urlaub.md'));
+  });
+
+  it('honours a changed docsRag.exclude setting (the file leaves the index) and files.exclude', async () => {
+    const a = await api();
+    const config = vscode.workspace.getConfiguration('docsRag');
+    const filesConfig = vscode.workspace.getConfiguration('files');
+    const indexed = async () => {
+      const engine = await a.host.engine(folder());
+      return new Set((await engine.store.listFiles()).map((f) => f.path));
+    };
+    try {
+      await config.update('exclude', [...(config.get<string[]>('exclude') ?? []), '**/notes.txt'], vscode.ConfigurationTarget.Workspace);
+      await waitUntil('notes.txt to leave the index', async () => !(await indexed()).has('notes.txt'), 60_000, 500);
+      await filesConfig.update('exclude', { '**/docs': true }, vscode.ConfigurationTarget.Workspace);
+      await waitUntil('docs/ to leave the index (files.exclude)', async () => ![...(await indexed())].some((p) => p.startsWith('docs/')), 60_000, 500);
+    } finally {
+      await config.update('exclude', undefined, vscode.ConfigurationTarget.Workspace);
+      await filesConfig.update('exclude', undefined, vscode.ConfigurationTarget.Workspace);
+    }
+    await waitUntil('notes.txt and docs/ back in the index', async () => {
+      const p = await indexed();
+      return p.has('notes.txt') && p.has('docs/urlaub.md');
+    }, 60_000, 500);
   });
 });

@@ -81,6 +81,20 @@ describe('Docs webview', () => {
     await editorAt(target.location);
   });
 
+  it('the Reindex button in the view runs a reindex and the status line shows the counts', async () => {
+    const a = await api();
+    const indexed = new Promise<void>((resolve) => {
+      const sub = a.host.onDidIndex(() => {
+        sub.dispose();
+        resolve();
+      });
+    });
+    await click('#reindex', view);
+    await indexed;
+    await a.host.idle();
+    await waitUntil('the status line with counts', async () => (await waitFor('#status-text', view)).some((t) => /\d+ documents, \d+ passages indexed/.test(t)), 20_000, 500);
+  });
+
   it('"Docs RAG: Ask…" answers in the Docs view with citations', async () => {
     const a = await api();
     const ended = new Promise<Extract<HostMessage, { type: 'answerEnd' }>>((resolve, reject) => {
