@@ -115,6 +115,17 @@ describe('plain-text loader', () => {
     );
   });
 
+  it('does not mistake text between two "---" lines for front matter', async () => {
+    const doc = await parseBytes(readFileSync(path.join(FIXTURES, 'rules.txt')), 'txt', 'rules.txt');
+    assert.deepEqual(
+      doc.blocks.map((b) => [b.text, b.loc.startLine]),
+      [
+        ['---\nJust a rule above.\n---', 1],
+        ['Body text.', 5],
+      ],
+    );
+  });
+
   it('decodes non-UTF-8 text with a warning instead of replacement characters', async () => {
     const latin1 = Buffer.from('Gr\xfc\xdfe aus K\xf6ln\n', 'latin1');
     const doc = await parseBytes(latin1, 'txt', 'legacy.txt');

@@ -23,19 +23,19 @@ export function readFrontMatter(lines: string[]): FrontMatter {
   }
   if (end < 0) return none;
   const metadata: Record<string, string> = {};
-  const warnings: string[] = [];
   let title: string | undefined;
+  let data: unknown;
   try {
-    const data: unknown = parseYaml(lines.slice(1, end).join('\n'));
-    if (data && typeof data === 'object' && !Array.isArray(data)) {
-      for (const [key, value] of Object.entries(data as Record<string, unknown>)) {
-        if (value === null || value === undefined) continue;
-        metadata[key] = typeof value === 'string' ? value : JSON.stringify(value);
-        if (key.toLowerCase() === 'title' && typeof value === 'string' && value.trim()) title = value.trim();
-      }
-    }
-  } catch (err) {
-    warnings.push(`front matter is not valid YAML (${(err as Error).message.split('\n')[0]}); ignored`);
+    data = parseYaml(lines.slice(1, end).join('\n'));
+  } catch {
+    data = undefined;
   }
-  return { lineCount: end + 1, metadata, title, warnings };
+  // Only a YAML mapping is front matter; anything else (a horizontal rule, prose between two `---` lines) is body text.
+  if (!data || typeof data !== 'object' || Array.isArray(data)) return none;
+  for (const [key, value] of Object.entries(data as Record<string, unknown>)) {
+    if (value === null || value === undefined) continue;
+    metadata[key] = typeof value === 'string' ? value : JSON.stringify(value);
+    if (key.toLowerCase() === 'title' && typeof value === 'string' && value.trim()) title = value.trim();
+  }
+  return { lineCount: end + 1, metadata, title, warnings: [] };
 }

@@ -88,6 +88,7 @@ export class ParserPool {
       if (err instanceof LoadError) throw err;
       throw new LoadError('corrupt', `cannot read the file (${(err as NodeJS.ErrnoException).code ?? String(err)}); check that it exists and is readable`);
     }
+    if (options.signal?.aborted) throw abortError(options.signal);
     const limit = options.maxFileSizeMB * 1024 * 1024;
     if (size > limit) {
       const mb = (size / 1024 / 1024).toFixed(1);
