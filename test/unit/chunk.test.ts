@@ -345,6 +345,24 @@ describe('chunkDocument on real PDF and DOCX files', function () {
     assert.ok(l2.some((p) => p.loc.pageEnd !== undefined), 'some passage spans a page break');
   });
 
+  it('XLSX table passages (split by row groups) carry offsets that hold them and a verbatim row quote', async () => {
+    const f = path.join(EVAL, 'realdocs/xlsx/CVLKRA-KYC_Download_File_Structure_V3.1.xlsx');
+    const doc = await parseFile(f, 'xlsx');
+    // For XLSX the extracted text is the block texts joined by blank lines (see ingest/extracted.ts).
+    const extracted = doc.blocks.map((b) => b.text).join('\n\n');
+    const flat = collapse(extracted);
+    const l2 = chunkFile(doc, f).filter((p) => p.level === 2);
+    const tableParts = l2.filter((p) => p.text.includes(' | '));
+    assert.ok(tableParts.length > doc.blocks.filter((b) => b.kind === 'table').length, 'some table was split');
+    for (const p of l2) {
+      const q = p.loc.quote!;
+      assert.ok(q && flat.includes(q), `${p.chunkPath}: quote not verbatim: ${q}`);
+      assert.ok(q.includes('|') || !p.text.includes('\n'), `${p.chunkPath}: quote is a whole row: ${q}`);
+      const span = extracted.slice(p.loc.startOffset, p.loc.endOffset);
+      for (const w of words(p.text)) assert.ok(span.includes(w), `${p.chunkPath}: offsets lack ${w}`);
+    }
+  });
+
   it('DOCX passages carry a verbatim quote found in the extracted text', async () => {
     const f = path.join(EVAL, 'realdocs/docx/ArbZG.docx');
     const doc = await parseFile(f, 'docx');

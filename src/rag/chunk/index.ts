@@ -112,7 +112,7 @@ export function chunkDocument(doc: ParsedDocument, file: { path: string; fileHas
   const l0Text = documentSummary(title, leadSentences(contentBlocks, 900, docLang), headingTexts);
   const l0Loc = unionLocations(allLocs);
   if (l0Loc.startLine !== undefined) l0Loc.startLine = 1; // the title may come from front matter
-  if (quoted) l0Loc.quote = quoteOf(contentBlocks[0].text);
+  if (quoted) l0Loc.quote = contentBlocks[0].loc.quote || quoteOf(contentBlocks[0].text);
   const l0 = make(0, 'doc', null, 0, [title], l0Text, '', l0Loc, l0Text);
   l0.lang = docLang;
   out.push(l0);
@@ -123,7 +123,10 @@ export function chunkDocument(doc: ParsedDocument, file: { path: string; fileHas
     const l1Text = sectionSummary(headingText, section.blocks, docLang);
     const l1Locs = [...(section.heading ? [section.heading.loc] : []), ...section.blocks.map((b) => b.loc)];
     const l1Loc = unionLocations(l1Locs);
-    if (quoted) l1Loc.quote = quoteOf(section.heading?.text ?? section.blocks[0].text);
+    if (quoted) {
+      const first = section.heading ?? section.blocks[0];
+      l1Loc.quote = first.loc.quote || quoteOf(first.text);
+    }
     const l1 = make(1, sectionPath, l0.id, si, section.headingPath, l1Text, '', l1Loc, indexTextOf(section.heading ? section.headingPath.slice(0, -1) : section.headingPath, l1Text));
     out.push(l1);
 
