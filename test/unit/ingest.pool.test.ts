@@ -108,6 +108,10 @@ describe('ParserPool', function () {
     }
   });
 
+  it('says how to fix a missing worker build', () => {
+    assert.throws(() => new ParserPool(1, { workerPath: path.join(dir, 'nope/parseWorker.js') }), /parser worker not found .*npm run build/);
+  });
+
   it('rejects queued parses when closed', async () => {
     const pool = new ParserPool(1);
     const first = settle(pool.parse(bigMarkdown, { timeoutMs: 60_000, maxFileSizeMB: 100 }));

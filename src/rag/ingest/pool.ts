@@ -1,5 +1,6 @@
 // ParserPool: every parse runs in a worker thread with a hard deadline. A worker that passes its deadline (for example
 // pdf.js spinning for minutes on a broken file: a timer on the same thread would never fire) is terminated and replaced.
+import { existsSync } from 'fs';
 import { stat } from 'fs/promises';
 import * as path from 'path';
 import { Worker } from 'worker_threads';
@@ -71,6 +72,9 @@ export class ParserPool {
     if (!Number.isInteger(size) || size < 1) throw new Error(`ParserPool size must be a positive integer, got ${size}`);
     this.workerPath = options.workerPath ?? defaultWorkerPath();
     this.maxMemoryMb = options.maxMemoryMb ?? 1536;
+    if (!existsSync(this.workerPath)) {
+      throw new Error(`parser worker not found at ${this.workerPath}; build it with "npm run build" (dist/parseWorker.js) or set DOCS_RAG_PARSE_WORKER`);
+    }
   }
 
   /** Resolves with the document or rejects with a LoadError (kind + human reason); never hangs past timeoutMs. */
@@ -95,6 +99,10 @@ export class ParserPool {
       throw new LoadError('too-large', `file is ${mb} MB, larger than the limit of ${options.maxFileSizeMB} MB; skipped (raise maxFileSizeMB to index it)`);
     }
     return new Promise<ParsedDocument>((resolve, reject) => {
+      if (this.closed) {
+        reject(new Error('ParserPool is closed'));
+        return;
+      }
       const job: Job = { request: { id: this.nextId++, absPath, format }, options, resolve, reject };
       if (options.signal) {
         const signal = options.signal;
