@@ -39,8 +39,8 @@ export class DocsViewProvider implements vscode.WebviewViewProvider, vscode.Disp
     private readonly log: Log,
   ) {
     this.disposables.push(
-      service.host.onDidChangeState(() => void this.pushStatus()),
-      service.host.onDidIndex(() => void this.pushStatus()),
+      service.host.onDidChangeState(() => this.scheduleStatus()),
+      service.host.onDidIndex(() => this.scheduleStatus()),
       vscode.workspace.onDidGrantWorkspaceTrust(() => void this.pushStatus()),
     );
   }
@@ -176,6 +176,17 @@ export class DocsViewProvider implements vscode.WebviewViewProvider, vscode.Disp
     }
   }
 
+  private statusTimer?: NodeJS.Timeout;
+
+  /** Progress events come per file: update the status line at most four times a second. */
+  private scheduleStatus(): void {
+    if (this.statusTimer) return;
+    this.statusTimer = setTimeout(() => {
+      this.statusTimer = undefined;
+      void this.pushStatus();
+    }, 250);
+  }
+
   private async pushStatus(): Promise<void> {
     if (!this.view) return;
     try {
@@ -231,6 +242,7 @@ export class DocsViewProvider implements vscode.WebviewViewProvider, vscode.Disp
   }
 
   dispose(): void {
+    if (this.statusTimer) clearTimeout(this.statusTimer);
     for (const a of this.running.values()) a.abort();
     this.disposables.forEach((d) => d.dispose());
     this.posted.dispose();

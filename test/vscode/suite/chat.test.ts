@@ -108,6 +108,18 @@ describe('@docs chat participant', () => {
     assert.ok(!parts.some((p) => p.kind === 'progress' && /Writing the answer/.test(p.text)), '/search does not generate an answer');
   });
 
+  it('/status reports the index and offers a Reindex button', async () => {
+    const a = await api();
+    const { stream, parts } = recordingStream();
+    const cts = new vscode.CancellationTokenSource();
+    const result = (await createChatHandler(a.service, testLog())(request('', await testModel(), 'status'), context, stream, cts.token)) as DocsChatResult;
+    assert.equal(result.errorDetails, undefined);
+    const markdown = parts.filter((p) => p.kind === 'markdown').map((p) => (p as { text: string }).text).join('');
+    assert.match(markdown, /Passages: [1-9]\d*/);
+    assert.match(markdown, /Embedder: builtin/);
+    assert.ok(parts.some((p) => p.kind === 'button' && p.command.command === 'docsRag.reindex'));
+  });
+
   it('with no index yet offers a Reindex button', async () => {
     const log = testLog();
     const tmp = vscode.Uri.file(path.join(os.tmpdir(), `docs-rag-empty-${Date.now()}`));
