@@ -36,6 +36,9 @@ export interface EmbedConfig {
   ollamaHost: string;
   batchSize: number;
   timeoutMs: number;
+  /** Overrides the model's known query / document task prefixes (see embed/prefixes.ts). */
+  queryPrefix?: string;
+  documentPrefix?: string;
 }
 
 /** LLM-built index enrichments (opt-in; off when absent). Uses Ollama at `embed.ollamaHost`. */

@@ -129,6 +129,11 @@ export interface Embedder {
   init(signal?: AbortSignal): Promise<void>;
   /** Embeds a batch of texts. Order of output = order of input. */
   embed(texts: string[], signal?: AbortSignal): Promise<Float32Array[]>;
+  /**
+   * Embeds search queries. Some models need a task prefix that differs from the documents' (nomic-embed-text:
+   * `search_query: ` vs `search_document: `), so query embedding should call this when present, else `embed`.
+   */
+  embedQueries?(texts: string[], signal?: AbortSignal): Promise<Float32Array[]>;
 }
 
 /** Identity of the embedder that built an index; two different ones are never mixed. */

@@ -85,10 +85,10 @@ describe('OllamaEmbedder (real ollama client, test server)', () => {
 
   it('learns the dimension in init, batches requests and returns normalised vectors in input order', async () => {
     server = await startFakeOllama({ embed: (t) => [t.length, 1, 0, 2] });
-    const e = make(server.url, { batchSize: 3 });
+    const e = make(server.url, { batchSize: 3, model: 'bge-m3' });
     assert.ok(e instanceof OllamaEmbedder);
     assert.equal(e.id, 'ollama');
-    assert.equal(e.model, 'nomic-embed-text');
+    assert.equal(e.model, 'bge-m3');
     await e.init();
     assert.equal(e.dimension, 4);
     const texts = Array.from({ length: 7 }, (_, i) => 'x'.repeat(i + 1));
@@ -106,6 +106,25 @@ describe('OllamaEmbedder (real ollama client, test server)', () => {
       const n = Math.hypot(...expected);
       assert.ok(Math.abs(vs[i][0] - expected[0] / n) < 1e-6, 'order kept');
     }
+  });
+
+  it('adds the model\'s task prefixes: documents vs queries (nomic-embed-text), none for bge-m3, overridable', async () => {
+    server = await startFakeOllama();
+    const inputs = () => server!.requests.filter((r) => r.path === '/api/embed').map((r) => r.body.input);
+    const nomic = make(server.url);
+    assert.equal(nomic.model, 'nomic-embed-text');
+    const [doc] = await nomic.embed(['Urlaub']);
+    const [query] = await nomic.embedQueries!(['Urlaub']);
+    assert.deepEqual(inputs(), [['search_document: Urlaub'], ['search_query: Urlaub']]);
+    assert.notDeepEqual(Array.from(doc), Array.from(query));
+    await make(server.url, { model: 'bge-m3:latest' }).embedQueries!(['Urlaub']);
+    assert.deepEqual(inputs().at(-1), ['Urlaub']);
+    const custom = createEmbedder({ ...defaultConfig().embed, provider: 'ollama', ollamaHost: server.url, model: 'bge-m3', queryPrefix: 'q: ' });
+    await custom.embedQueries!(['Urlaub']);
+    assert.deepEqual(inputs().at(-1), ['q: Urlaub']);
+    // The builtin embedder treats queries like documents.
+    const b = new BuiltinEmbedder();
+    assert.deepEqual(Array.from((await b.embedQueries(['Urlaub']))[0]), Array.from((await b.embed(['Urlaub']))[0]));
   });
 
   it('turns a missing model (404) into ModelError model-missing with `ollama pull`', async () => {

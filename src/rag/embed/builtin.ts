@@ -196,6 +196,11 @@ export class BuiltinEmbedder implements Embedder {
     // Nothing to load.
   }
 
+  /** Queries and documents are embedded alike. */
+  embedQueries(texts: string[], signal?: AbortSignal): Promise<Float32Array[]> {
+    return this.embed(texts, signal);
+  }
+
   async embed(texts: string[], signal?: AbortSignal): Promise<Float32Array[]> {
     const out: Float32Array[] = [];
     for (const t of texts) {

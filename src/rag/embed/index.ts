@@ -6,10 +6,18 @@ import { OllamaEmbedder } from './ollama';
 
 export { BUILTIN_DIMENSION, BUILTIN_MODEL, BuiltinEmbedder, embedBuiltin, foldText } from './builtin';
 export { OllamaEmbedder, type OllamaEmbedderOptions } from './ollama';
+export { taskPrefixes, type TaskPrefixes } from './prefixes';
 
 export function createEmbedder(config: EmbedConfig): Embedder {
   if (config.provider === 'ollama') {
-    return new OllamaEmbedder({ host: config.ollamaHost, model: config.model, batchSize: config.batchSize, timeoutMs: config.timeoutMs });
+    return new OllamaEmbedder({
+      host: config.ollamaHost,
+      model: config.model,
+      batchSize: config.batchSize,
+      timeoutMs: config.timeoutMs,
+      queryPrefix: config.queryPrefix,
+      documentPrefix: config.documentPrefix,
+    });
   }
   return new BuiltinEmbedder();
 }

@@ -3,6 +3,7 @@
 // Every failure becomes a ModelError whose message says the fix (start Ollama, pull the model, raise the timeout).
 import { Ollama } from 'ollama';
 import { ModelError, type Embedder } from '../types';
+import { taskPrefixes, type TaskPrefixes } from './prefixes';
 
 export interface OllamaEmbedderOptions {
   host: string;
@@ -13,6 +14,9 @@ export interface OllamaEmbedderOptions {
   retries?: number;
   /** Wait before the first retry; doubled for each further one. Default 500 ms. */
   retryDelayMs?: number;
+  /** Task prefixes; default: the model's known ones (embed/prefixes.ts). */
+  queryPrefix?: string;
+  documentPrefix?: string;
 }
 
 /** Failures worth another try: Ollama busy or rate-limited, or the connection dropped mid-request. */
@@ -73,6 +77,8 @@ export class OllamaEmbedder implements Embedder {
   private readonly timeoutMs: number;
   private readonly retries: number;
   private readonly retryDelayMs: number;
+  /** Prepended to documents (`embed`) and to queries (`embedQueries`). */
+  readonly prefixes: TaskPrefixes;
 
   constructor(opts: OllamaEmbedderOptions) {
     this.model = opts.model;
@@ -81,6 +87,8 @@ export class OllamaEmbedder implements Embedder {
     this.timeoutMs = opts.timeoutMs;
     this.retries = opts.retries ?? 2;
     this.retryDelayMs = opts.retryDelayMs ?? 500;
+    const known = taskPrefixes(opts.model);
+    this.prefixes = { query: opts.queryPrefix ?? known.query, document: opts.documentPrefix ?? known.document };
   }
 
   /** Embeds a probe: proves Ollama answers and the model is installed, and learns the dimension. */
@@ -89,10 +97,21 @@ export class OllamaEmbedder implements Embedder {
     this.dimension = v.length;
   }
 
+  /** Embeds documents (passages), with the model's document prefix. */
   async embed(texts: string[], signal?: AbortSignal): Promise<Float32Array[]> {
+    return this.embedAll(texts, this.prefixes.document, signal);
+  }
+
+  /** Embeds search queries, with the model's query prefix. */
+  async embedQueries(texts: string[], signal?: AbortSignal): Promise<Float32Array[]> {
+    return this.embedAll(texts, this.prefixes.query, signal);
+  }
+
+  private async embedAll(texts: string[], prefix: string, signal?: AbortSignal): Promise<Float32Array[]> {
     const out: Float32Array[] = [];
     for (let i = 0; i < texts.length; i += this.batchSize) {
-      const vectors = await this.embedBatch(texts.slice(i, i + this.batchSize), signal);
+      const batch = texts.slice(i, i + this.batchSize).map((t) => prefix + t);
+      const vectors = await this.embedBatch(batch, signal);
       for (const v of vectors) {
         if (this.dimension === 0) this.dimension = v.length;
         if (v.length !== this.dimension) {
