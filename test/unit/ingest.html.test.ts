@@ -28,6 +28,11 @@ describe('HTML loader', function () {
     // The declaration is honoured when it fits the bytes.
     const latin = decodeText(Buffer.from('<p>Gr\xfc\xdfe</p>', 'latin1'), 'iso-8859-1');
     assert.equal(latin.text, '<p>Grüße</p>');
+    assert.deepEqual(latin.warnings, []);
+    // A stale legacy declaration on UTF-8 bytes: decoded as UTF-8, with a warning.
+    const stale = await parseBytes(Buffer.from('<html><head><meta charset="windows-1252"></head><body><p>Grüße aus Köln</p></body></html>', 'utf8'), 'html', 'stale.html');
+    assert.ok(flatText(stale).includes('Grüße aus Köln'), flatText(stale));
+    assert.ok(stale.warnings.some((w) => /declared windows-1252 but the bytes are UTF-8/.test(w)));
   });
 
   it('strips site chrome (navigation, scripts, footer) and keeps the article', async () => {

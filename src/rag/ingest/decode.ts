@@ -82,6 +82,11 @@ export function decodeText(bytes: Uint8Array, declared?: string | null): Decoded
       if (utf8Ok) return { text: buf.toString('utf8'), encoding: 'utf8', warnings };
       return { text: iconv.decode(buf, enc), encoding: enc, warnings };
     } else {
+      // Non-ASCII bytes that form valid UTF-8 are practically never legacy text: the declaration is stale.
+      if (utf8Ok && bytes.some((b) => b >= 0x80)) {
+        warnings.push(`charset declared ${declared} but the bytes are UTF-8; decoded as UTF-8`);
+        return { text: buf.toString('utf8'), encoding: 'utf8', warnings };
+      }
       return { text: iconv.decode(buf, enc), encoding: enc, warnings };
     }
   }
