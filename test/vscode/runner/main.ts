@@ -11,8 +11,8 @@ import { spawnSync } from 'node:child_process';
 import { promises as fs, existsSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { drive } from './driver';
-import { hostPaths, installVsix, startServer, type HostPaths } from './host';
+import { hostPaths, type HostPaths } from './host';
+import { runVsCodeSession, testEnv } from './session';
 import { acquireRunnerLock } from './lock';
 import { REQUESTS_DIR, SUMMARY_FILE, type SuiteSummary } from './protocol';
 
@@ -97,25 +97,19 @@ async function runStage(paths: HostPaths, stage: 'dev' | 'package', args: Args, 
   for (const f of await fs.readdir(resultsDir)) if (f.endsWith('.png')) await fs.rm(path.join(resultsDir, f), { force: true });
 
   const tmp = await fs.mkdtemp(path.join(os.tmpdir(), `docs-rag-vscode-${stage}-`));
-  const dirs = {
-    extensions: path.join(tmp, 'extensions'),
-    serverData: path.join(tmp, 'server-data'),
-    userData: path.join(tmp, 'user-data'),
-  };
   const workspace = path.join(tmp, 'workspace');
   await fs.cp(path.join(repo, 'test/vscode/fixtures/workspace'), workspace, { recursive: true });
-  for (const d of Object.values(dirs)) await fs.mkdir(d, { recursive: true });
 
-  installVsix(paths, lmVsix, dirs);
+  const vsixes = [lmVsix];
   let testsEntry: string;
-  let devPath: string | undefined;
+  let devPath: string;
   if (stage === 'dev') {
     devPath = args.extensionPath ?? repo;
     const suite = path.join(outDir, 'suite/index.js');
     testsEntry = args.tests ?? (existsSync(suite) ? suite : path.join(outDir, 'smoke/index.js'));
   } else {
     if (!vsix || !existsSync(vsix)) throw new Error(`the extension VSIX ${vsix} does not exist; run npm run package`);
-    installVsix(paths, vsix, dirs);
+    vsixes.push(vsix);
     // VS Code runs extensionTestsPath only in an Extension Development Host, so an empty harness extension is the
     // development extension while Docs RAG itself runs from the installed VSIX.
     devPath = path.join(repo, 'test/vscode/runner/harness-extension');
@@ -124,26 +118,19 @@ async function runStage(paths: HostPaths, stage: 'dev' | 'package', args: Args, 
   if (!existsSync(testsEntry)) throw new Error(`test bundle ${testsEntry} missing; run node scripts/vscode/build-tests.mjs`);
   log(`${stage}: tests ${path.relative(repo, testsEntry)}, workspace ${workspace}, extension ${stage === 'dev' ? devPath : `installed from ${path.basename(vsix!)}`}`);
 
-  const env: Record<string, string> = {
-    DOCS_RAG_TEST_RESULTS: resultsDir,
-    DOCS_RAG_TEST_DRIVER: '1',
-    DOCS_RAG_TEST_STAGE: stage,
-    DOCS_RAG_TEST_WORKSPACE: workspace,
-    DOCS_RAG_REPO: repo,
-    DOCS_RAG_SHARED: process.env.DOCS_RAG_SHARED ?? path.resolve(repo, '../shared'),
-  };
-  const server = await startServer(paths, dirs, env, path.join(resultsDir, 'vscode-server.log'));
+  const env = testEnv(repo, resultsDir, stage, workspace);
   const t0 = Date.now();
   try {
     const timeoutMs = Number(process.env.DOCS_RAG_VSCODE_TIMEOUT_MS ?? (stage === 'dev' ? 600_000 : 300_000));
-    const res = await drive({
-      chromium: paths.chromium,
-      origin: server.origin,
-      workspace,
+    const res = await runVsCodeSession({
+      paths,
+      tmp,
+      vsixes,
       extensionDevelopmentPath: devPath,
       extensionTestsPath: testsEntry,
+      workspace,
       resultsDir,
-      browserLog: path.join(resultsDir, 'vscode-browser.log'),
+      env,
       timeoutMs,
     });
     log(`${stage}: VS Code exited with ${res.exitCode} after ${((Date.now() - t0) / 1000).toFixed(1)} s (${res.requestsServed} driver requests)`);
@@ -163,7 +150,6 @@ async function runStage(paths: HostPaths, stage: 'dev' | 'package', args: Args, 
     const note = summary.passed === 0 && summary.failed === 0 ? 'no tests ran' : res.exitCode !== 0 && summary.failed === 0 ? `exit code ${res.exitCode}` : undefined;
     return { label, ok, summary, note };
   } finally {
-    await server.stop();
     if (process.env.DOCS_RAG_KEEP_TMP !== '1') await fs.rm(tmp, { recursive: true, force: true }).catch(() => undefined);
     else log(`kept ${tmp}`);
   }
