@@ -73,6 +73,14 @@ describe('Markdown loader', () => {
     assert.ok(matching / total > 0.95, `${matching}/${total}`);
   });
 
+  it('gives CRLF files the same blocks and line ranges as LF files', async () => {
+    const lf = readFileSync(path.join(FIXTURES, 'sample.md'), 'utf8');
+    const a = await parseBytes(Buffer.from(lf), 'md', 'lf.md');
+    const b = await parseBytes(Buffer.from(lf.replace(/\n/g, '\r\n')), 'md', 'crlf.md');
+    assert.deepEqual(b.blocks, a.blocks);
+    assert.equal(b.title, a.title);
+  });
+
   it('gives headings with levels (without {#anchors}), paragraphs, tables with rows, code, loose list items, definition lists', async () => {
     const bytes = readFileSync(path.join(FIXTURES, 'sample.md'));
     const doc = await parseBytes(bytes, 'md', 'sample.md');
