@@ -110,7 +110,8 @@ export class OllamaEmbedder implements Embedder {
   private async embedAll(texts: string[], prefix: string, signal?: AbortSignal): Promise<Float32Array[]> {
     const out: Float32Array[] = [];
     for (let i = 0; i < texts.length; i += this.batchSize) {
-      const batch = texts.slice(i, i + this.batchSize).map((t) => prefix + t);
+      // An empty input is not a text to some servers: send a single space instead.
+      const batch = texts.slice(i, i + this.batchSize).map((t) => prefix + t || ' ');
       const vectors = await this.embedBatch(batch, signal);
       for (const v of vectors) {
         if (this.dimension === 0) this.dimension = v.length;
