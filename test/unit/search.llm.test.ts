@@ -199,6 +199,13 @@ describe('search: LLM stages end to end (real ollama client, test server, real L
     assert.ok(res.trace.some((s) => s.name === 'rerank' && s.notes?.includes('skipped: no chat model')));
   });
 
+  it('an overview question over an index without summaries falls back from the summary flow to the chunk flow', async () => {
+    const res = await createRetriever(engine(), { config: 'default' }).retrieve('Give me an overview of workspaces and Cargo.lock', { k: 3, context: false });
+    assert.equal(res.analysis.flow, 'chunk');
+    assert.equal(res.hits[0]?.passage.path, 'workspace.md');
+    assert.ok(res.trace.some((s) => s.notes?.some((n) => /fell back to the chunk flow/.test(n))));
+  });
+
   it('trace spans carry durations and counts but no document text', async () => {
     handler = rerankBy('yank');
     const res = await createRetriever(engine(), { config: 'default+rerank', chatModel: chat() }).retrieve('yank a crate version', { k: 3 });

@@ -80,7 +80,7 @@ const TYPE_RULES: TypeRule[] = [
   },
 ];
 
-const OVERVIEW_RE = uw(String.raw`\b(überblick|übersicht|zusammenfassung|fasse .* zusammen|worum geht es|overview|summari[sz]e|summary of|what is .* about|what does .* cover)\b`);
+const OVERVIEW_RE = uw(String.raw`\b(überblick|übersicht|zusammenfassung (von|des|der|über|zu)|fasse .* zusammen|worum geht es|overview|summari[sz]e|summary of|what is .* about|what does .* cover)\b`);
 const MULTI_HOP_RE = uw(String.raw`\b(und (gleichzeitig|zugleich|außerdem)|sowohl|beide\w*|in kombination|both|as well as|together with|in combination|and also)\b`);
 
 /** § references ("§ 7 BUrlG", "§ 3 Abs. 2"), law abbreviations, setting names, env vars, flags and numbers. */

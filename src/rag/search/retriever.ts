@@ -79,7 +79,13 @@ export class PipelineRetriever implements Retriever {
     );
     tracer.note('analysis', `lang=${analysis.lang} type=${analysis.type} flow=${analysis.flow}${analysis.multiHop ? ' multi-hop' : ''}`);
     const run: QueryRun = { query, analysis, k: options.k ?? s.k, tracer, warnings, options };
-    const hits = query.trim() ? await this.flows[analysis.flow].run(run) : [];
+    let hits = query.trim() ? await this.flows[analysis.flow].run(run) : [];
+    if (analysis.flow === 'summary' && hits.length === 0 && query.trim() && !options.flow) {
+      // No section/document summaries in this index (e.g. one-passage documents): classic retrieval instead.
+      tracer.note('summaries', 'no summaries found: fell back to the chunk flow');
+      analysis.flow = 'chunk';
+      hits = await this.flows.chunk.run(run);
+    }
     const result: RetrievalResult = { hits, analysis, trace: tracer.spans, warnings };
     if (options.context !== false && hits.length) result.context = await this.buildContext(run, hits);
     return result;
