@@ -74,7 +74,7 @@ export type Level = 0 | 1 | 2;
 
 /** A unit of retrieval as stored in the index (without its vector). */
 export interface Passage {
-  /** Stable id: derived from path + chunkPath (+ content), see chunk/ids.ts. */
+  /** Stable id: derived from path + level + heading path + content (not the position), see chunk/ids.ts. */
   id: string;
   /** File path relative to the indexed folder, with '/' separators. */
   path: string;

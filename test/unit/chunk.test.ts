@@ -246,6 +246,15 @@ describe('chunkDocument on built documents', () => {
     }
   });
 
+  it('does not modify the parsed document', () => {
+    const doc = md([heading('Titel', 1, 1), para('Ein Satz. '.repeat(200).trim(), 3), heading('Nur', 2, 5)]);
+    const before = JSON.stringify(doc);
+    chunkDocument(doc, { path: 'a.md', fileHash: 'h' }, config);
+    chunkDocument(doc, { path: 'a.md', fileHash: 'h' }, { ...config, strategy: 'semantic' });
+    chunkDocument(md([heading('A', 1, 1)]), { path: 'a.md', fileHash: 'h' }, config);
+    assert.equal(JSON.stringify(doc), before);
+  });
+
   it('indexes a document of headings only as text, and returns nothing for an empty one', () => {
     const ps = chunkDocument(md([heading('Folie 1: Projektplan', 1, 1), heading('Folie 2: Budget', 1, 3)]), { path: 'a.md', fileHash: 'h' }, config);
     const l2 = ps.filter((p) => p.level === 2);
