@@ -87,11 +87,15 @@ export async function run(argv: string[]): Promise<void> {
       const pick = (k: string) => median(re.map((r) => Number(r[k])));
       const row = {
         workspace: `generated-${count}: one changed file`,
-        'full-walk run ms (median)': pick('walkRunMs'),
+        'full-walk run ms, cold workers (median)': pick('walkRunMs'),
+        'full-walk run ms, warm workers (median)': pick('warmWalkRunMs'),
         'hinted run (paths) ms (median)': pick('hintedRunMs'),
         "that file's parse ms": pick('fileParseMs'),
         "that file's embed ms": pick('fileEmbedMs'),
         'optimize afterwards ms': pick('optimizeAfterMs'),
+        'vector recall@10 (IVF_FLAT vs exact)': pick('vectorRecallAt10'),
+        'vector query ms IVF_FLAT / exact': `${pick('vectorAnnMs')} / ${pick('vectorFlatMs')}`,
+        'indexes': re[0].indexes,
         'runs (full-walk ms)': re.map((r) => r.walkRunMs).join(' '),
         'peak RSS MB': Math.max(...re.map((r) => Number(r.maxRssMB))),
       };

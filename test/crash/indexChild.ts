@@ -6,13 +6,10 @@ import { indexFolder } from '../../src/rag/index/indexer';
 async function main(): Promise<void> {
   const [folder, storeDir, flag] = process.argv.slice(2);
   const engine = await openEngine({ folder, storeDir });
-  let lastPhase = '';
+  // One line per progress event: the test kills after a random number of them.
   const r = await indexFolder(engine, {
     full: flag === '--full',
-    onProgress: (p) => {
-      if (p.phase !== lastPhase) process.stdout.write(`phase ${p.phase}\n`);
-      lastPhase = p.phase;
-    },
+    onProgress: (p) => process.stdout.write(`phase ${p.phase} ${p.filesDone}/${p.filesTotal}\n`),
   });
   await engine.close();
   process.stdout.write(`${JSON.stringify(r)}\n`);

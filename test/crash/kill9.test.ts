@@ -24,7 +24,8 @@ interface ChildRun {
   ms: number;
 }
 
-function runChild(folder: string, store: string, o: { full?: boolean; killAfterMs?: number }): Promise<ChildRun> {
+/** killAfterEvents: SIGKILL once the child has printed that many progress lines, after a further random 0-250 ms. */
+function runChild(folder: string, store: string, o: { full?: boolean; killAfterEvents?: number }): Promise<ChildRun> {
   return new Promise((resolve, reject) => {
     const t0 = Date.now();
     const child = spawn(process.execPath, ['--import', 'tsx', CHILD, folder, store, ...(o.full ? ['--full'] : [])], {
@@ -33,10 +34,16 @@ function runChild(folder: string, store: string, o: { full?: boolean; killAfterM
     });
     let stdout = '';
     let stderr = '';
-    child.stdout.on('data', (d) => (stdout += d));
-    child.stderr.on('data', (d) => (stderr += d));
     let timer: NodeJS.Timeout | undefined;
-    if (o.killAfterMs !== undefined) timer = setTimeout(() => child.kill('SIGKILL'), o.killAfterMs);
+    let events = 0;
+    child.stdout.on('data', (d: Buffer) => {
+      stdout += d;
+      events += d.toString().split('\n').filter((l) => l.startsWith('phase ')).length;
+      if (o.killAfterEvents !== undefined && !timer && events >= o.killAfterEvents) {
+        timer = setTimeout(() => child.kill('SIGKILL'), Math.random() * 250);
+      }
+    });
+    child.stderr.on('data', (d) => (stderr += d));
     child.on('error', reject);
     child.on('close', (code, signal) => {
       if (timer) clearTimeout(timer);
@@ -82,10 +89,10 @@ describe('crash safety: kill -9 during indexing', function () {
   after(() => fs.rmSync(work, { recursive: true, force: true }));
 
   it(`survives ${KILLS} kills at random moments and then equals a clean build`, async () => {
-    // Learn how long a full run takes, so kills land anywhere in it (parse, embed, write, optimize).
+    // Learn how many progress events a full run has, so kills land anywhere in it (scan, parse, embed, write, optimize).
     const probe = await runChild(folder, path.join(work, 'probe'), {});
     assert.equal(probe.code, 0, probe.stderr);
-    const fullMs = probe.ms;
+    const fullEvents = probe.stdout.split('\n').filter((l) => l.startsWith('phase ')).length;
     fs.rmSync(path.join(work, 'probe'), { recursive: true, force: true });
 
     const kills: string[] = [];
@@ -96,11 +103,11 @@ describe('crash safety: kill -9 during indexing', function () {
       if (attempts > 1) mutate(folder, attempts);
       // Mostly full runs (every file re-parsed, re-embedded and replaced: long write phases), some incremental ones.
       const full = attempts % 3 !== 0;
-      const killAfterMs = Math.round(300 + Math.random() * Math.max(500, fullMs - 300));
-      const killed = await runChild(folder, store, { full, killAfterMs });
+      const killAfterEvents = 1 + Math.floor(Math.random() * fullEvents);
+      const killed = await runChild(folder, store, { full, killAfterEvents });
       const phases = killed.stdout.split('\n').filter((l) => l.startsWith('phase ')).map((l) => l.slice(6));
       assert.ok(killed.signal === 'SIGKILL' || killed.code === 0, `child failed: ${killed.stderr}`);
-      if (killed.signal === 'SIGKILL') kills.push(`${killAfterMs} ms ${full ? 'full' : 'incremental'} (in ${phases.at(-1) ?? 'start-up'})`);
+      if (killed.signal === 'SIGKILL') kills.push(`${full ? 'full' : 'incr'} run at ${killed.ms} ms, after "${phases.at(-1) ?? 'start-up'}"`);
 
       // The killed index opens and answers.
       if (fs.existsSync(path.join(store, 'meta.json'))) {

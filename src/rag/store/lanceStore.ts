@@ -24,6 +24,8 @@ function arrowRows(schema: ReturnType<typeof passagesSchema>, rows: Record<strin
 
 /** Above this many passages a vector index (IVF_FLAT, cosine) replaces flat search. */
 export const VECTOR_INDEX_MIN_ROWS = 20_000;
+/** IVF partitions searched per vector query (see ensureIndexes). */
+export const VECTOR_NPROBES = 16;
 const IN_CHUNK = 500;
 
 export interface OpenStoreOptions {
@@ -287,8 +289,9 @@ export class LanceStore implements IndexStore {
     let q = this.passages
       .vectorSearch(vector)
       .distanceType('cosine')
-      .nprobes(32)
+      .nprobes(VECTOR_NPROBES)
       .select(options.withVectors ? [...PASSAGE_COLUMNS, 'vector', '_distance'] : [...PASSAGE_COLUMNS, '_distance']);
+    if (options.exact) q = q.bypassVectorIndex();
     const where = filterSql(options);
     if (where) q = q.where(where);
     const rows = await q.limit(options.k).toArray();
@@ -357,7 +360,10 @@ export class LanceStore implements IndexStore {
     if (!have.has('path')) await table.createIndex('path', { config: Index.btree(), replace: true });
     if (!have.has('id')) await table.createIndex('id', { config: Index.btree(), replace: true });
     if (rows >= VECTOR_INDEX_MIN_ROWS && !have.has('vector')) {
-      await table.createIndex('vector', { config: Index.ivfFlat({ distanceType: 'cosine' }), replace: true });
+      // Fewer, larger partitions than the default sqrt(n), probed VECTOR_NPROBES at a time: ~20-25% of the rows are
+      // compared exactly (IVF_FLAT keeps full vectors), several times faster than flat search with near-exact recall.
+      const numPartitions = Math.max(2, Math.round(Math.sqrt(rows) / 4));
+      await table.createIndex('vector', { config: Index.ivfFlat({ distanceType: 'cosine', numPartitions }), replace: true });
     }
   }
 

@@ -39,6 +39,8 @@ export interface VectorOptions extends SearchFilter {
   k: number;
   /** Also return each hit's stored vector (for MMR). */
   withVectors?: boolean;
+  /** Exact flat search even when a vector index exists (slower; for recall checks). */
+  exact?: boolean;
 }
 
 /** Metadata of the whole index. */
