@@ -37,7 +37,8 @@ export async function run(argv: string[]): Promise<number> {
       embedder: meta?.embedder ?? null,
       schemaVersion: meta?.schemaVersion ?? null,
       lastRun: meta?.lastRun ?? null,
-      interrupted: !!meta?.runInProgress,
+      running: meta?.runInProgress && isAlive(meta.runInProgress.pid) ? meta.runInProgress : null,
+      interrupted: !!meta?.runInProgress && !isAlive(meta.runInProgress.pid),
       problems,
     };
     if (values.json) {
@@ -51,7 +52,8 @@ export async function run(argv: string[]): Promise<number> {
       `Embedder: ${meta ? `${meta.embedder.id}:${meta.embedder.model} (dimension ${meta.embedder.dimension})` : 'none'}`,
       `Last run: ${meta?.lastRun ? `${new Date(meta.lastRun.finishedAt).toISOString()} (${((meta.lastRun.finishedAt - meta.lastRun.startedAt) / 1000).toFixed(1)} s, ${meta.lastRun.errors} problems)` : 'never'}`,
     ];
-    if (meta?.runInProgress) lines.push(`The last run did not finish (killed?). Run: docs-rag index ${folder}`);
+    if (report.running) lines.push(`An index run is in progress (pid ${report.running.pid}).`);
+    if (report.interrupted) lines.push(`The last run did not finish (killed?). The next run repairs the index: docs-rag index ${folder}`);
     if (problems.length > 0) {
       lines.push('Not indexed:');
       for (const p of problems) lines.push(`  ${p.path}: ${p.reason}`);
@@ -60,5 +62,14 @@ export async function run(argv: string[]): Promise<number> {
     return 0;
   } finally {
     await store.close();
+  }
+}
+
+function isAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (err) {
+    return (err as NodeJS.ErrnoException).code === 'EPERM';
   }
 }

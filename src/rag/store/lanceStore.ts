@@ -63,7 +63,9 @@ export class LanceStore implements IndexStore {
     if (names.includes(PASSAGES_TABLE)) this.passages = await this.db.openTable(PASSAGES_TABLE);
   }
 
+  /** Read from disk each time (another process, e.g. the CLI next to the extension, may have changed it). */
   meta(): IndexMeta | null {
+    this.metaCache = readMeta(this.dir);
     return this.metaCache;
   }
 
@@ -86,12 +88,13 @@ export class LanceStore implements IndexStore {
   }
 
   private requireMeta(): IndexMeta {
+    this.metaCache = readMeta(this.dir) ?? this.metaCache;
     if (!this.metaCache) throw new Error('The index has no embedder yet: call useEmbedder() first.');
     return this.metaCache;
   }
 
   async useEmbedder(info: EmbedderInfo): Promise<boolean> {
-    const meta = this.metaCache;
+    const meta = this.meta();
     const same =
       meta &&
       meta.schemaVersion === SCHEMA_VERSION &&
