@@ -61,6 +61,14 @@ export async function run(argv: string[]): Promise<number> {
     const meta = engine.store.meta();
     const sameEmbedder = meta?.embedder.id === engine.embedder.id && meta?.embedder.model === engine.embedder.model;
     if (values.reindex || have !== set.corpus.length || !sameEmbedder) {
+      // Start from an empty store: appending to a partial or stale one would duplicate documents. Only our own cache
+      // folder is ever deleted; a --store folder that already holds other passages is refused.
+      await engine.close();
+      if (have > 0 && values.store) {
+        throw new UsageError(`--store ${storeDir} already holds ${have} passages of another index; pass an empty folder or leave --store out`);
+      }
+      if (!values.store) fs.rmSync(storeDir, { recursive: true, force: true });
+      engine = await openEngine({ folder: dir, storeDir, config: { embed }, embedderOverride: explicit });
       process.stderr.write(`docs-rag: building a temporary index of ${set.corpus.length} documents in ${storeDir}\n`);
       const built = await buildBeirIndex(engine.store as BulkStore, engine.embedder, set, { onProgress: progress('indexing') });
       process.stderr.write(`\ndocs-rag: indexed ${built.passages} documents in ${(built.ms / 1000).toFixed(1)} s\n`);
