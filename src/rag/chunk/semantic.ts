@@ -57,9 +57,10 @@ function groupUnits(units: Unit[], size: ChunkSize, minSize: number, percentileC
   if (units.length === 0) return [];
   const texts = units.map(unitText);
   // Distance at the gap after sentence i: the two sentences before it against the two after it.
-  const distances = texts
-    .slice(0, -1)
-    .map((_, i) => 1 - cosine(embedBuiltin(texts.slice(Math.max(0, i - 1), i + 1).join(' ')), embedBuiltin(texts.slice(i + 1, i + 3).join(' '))));
+  // pair[j] embeds sentences j and j+1, so each window is embedded once: left of gap i = pair[i-1], right = pair[i+1].
+  const pair = texts.map((_, j) => embedBuiltin(texts.slice(j, j + 2).join(' ')));
+  const first = embedBuiltin(texts[0]);
+  const distances = texts.slice(0, -1).map((_, i) => 1 - cosine(i === 0 ? first : pair[i - 1], pair[i + 1]));
   const threshold = percentile(distances, percentileCut);
   // A breakpoint is a local maximum of the distance at or above the threshold (TextTiling-style), so one topic
   // shift yields one break, not a run of them.
