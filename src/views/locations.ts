@@ -33,14 +33,26 @@ export class Locator {
     if (isTextFormat(passage.format) && passage.loc.startLine) {
       const start = passage.loc.startLine - 1;
       const end = (passage.loc.endLine ?? passage.loc.startLine) - 1;
-      try {
-        const doc = await vscode.workspace.openTextDocument(uri);
-        const last = Math.min(end, doc.lineCount - 1);
-        return new vscode.Location(uri, new vscode.Range(Math.min(start, last), 0, last, doc.lineAt(last).range.end.character));
-      } catch {
-        return new vscode.Location(uri, new vscode.Range(start, 0, end, 0));
-      }
+      const lines = await lineLengths(uri);
+      if (!lines) return new vscode.Location(uri, new vscode.Range(start, 0, end, 0));
+      const last = Math.max(0, Math.min(end, lines.length - 1));
+      return new vscode.Location(uri, new vscode.Range(Math.min(start, last), 0, last, lines[last]));
     }
     return this.extracts.locate(folder, passage);
+  }
+}
+
+/**
+ * Length of every line of a file as VS Code counts it (UTF-16 units, no line break). Uses the open document when
+ * there is one; otherwise reads the file, so resolving citations does not open documents (and wake language servers).
+ */
+async function lineLengths(uri: vscode.Uri): Promise<number[] | undefined> {
+  const open = vscode.workspace.textDocuments.find((d) => d.uri.toString() === uri.toString());
+  if (open) return Array.from({ length: open.lineCount }, (_, i) => open.lineAt(i).range.end.character);
+  try {
+    const text = new TextDecoder('utf-8').decode(await vscode.workspace.fs.readFile(uri));
+    return text.split(/\r\n|\r|\n/).map((l) => l.length);
+  } catch {
+    return undefined;
   }
 }
