@@ -4,7 +4,7 @@ import { readFileSync } from 'fs';
 import * as path from 'path';
 import { extractText } from 'unpdf';
 import { parseBytes } from '../../src/rag/ingest';
-import { buildFragments, composeSpacingAccents, joinLines, orderFragments, type LineFragment } from '../../src/rag/ingest/pdfLayout';
+import { buildFragments, composeSpacingAccents, dropRunningLines, joinLines, orderFragments, type LineFragment } from '../../src/rag/ingest/pdfLayout';
 import { LoadError, type ParsedDocument } from '../../src/rag/types';
 import { REALDOCS } from './ingestHelpers';
 
@@ -79,6 +79,25 @@ describe('PDF loader', function () {
     const text = highlights.blocks.map((b) => b.text).join(' ');
     assert.ok(text.includes('the naïve version'));
     assert.ok(!text.includes('\u00A8'));
+  });
+
+  it('drops running headers/footers and page numbers that recur in the page margins', async () => {
+    const frag = (text: string, y: number): LineFragment => ({ text, x0: 50, x1: 300, y, size: 10 });
+    const body = (n: number) => [700, 690, 680, 670].map((y, i) => frag(i === 0 ? `Artikel ${n}` : `Body line ${i} of page ${n}`, y));
+    const pages = [1, 2, 3, 4].map((n) => [frag('Journal of Tests', 780), ...body(n), frag(n % 2 ? `- ${n} -` : `Seite ${n} von 4`, 30)]);
+    assert.deepEqual(
+      dropRunningLines(pages).map((lines) => lines.map((l) => l.text)),
+      [1, 2, 3, 4].map((n) => body(n).map((l) => l.text)),
+      'header and page numbers go; numbered headings at the top of the body stay',
+    );
+    const two = pages.slice(0, 2);
+    assert.equal(dropRunningLines(two), two, 'two pages are too few to tell');
+    // TAMReview.pdf: every page ends with "Sprouts - http://sprouts.aisnet.org/9-37" and a page number.
+    const tam = await parseBytes(pdf('TAMReview.pdf'), 'pdf', 'TAMReview.pdf');
+    assert.ok(!tam.blocks.some((b) => b.text.includes('Sprouts - http://sprouts.aisnet.org/9-37')), 'running footer indexed');
+    assert.ok(!tam.blocks.some((b) => /^\d+$/.test(b.text)), 'page number indexed as a block');
+    // Its font maps the space glyph to U+0002: control characters become spaces.
+    assert.ok(tam.blocks.some((b) => b.text.includes('Overview of the Technology Acceptance Model')));
   });
 
   it('gives every block its 1-based physical page', async () => {

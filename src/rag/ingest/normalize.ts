@@ -5,10 +5,12 @@ const PRESENTATION_FORMS = /[\uFB50-\uFDFF\uFE70-\uFEFE]/;
 
 /**
  * NFC for ordinary text; NFKC when presentation forms appear (so shaped Arabic becomes searchable base letters).
- * Also drops zero-width no-break spaces (BOMs inside text) and NUL characters.
+ * Also drops zero-width no-break spaces (BOMs inside text) and NUL characters, and turns other control characters
+ * into spaces.
  */
 export function normalizeUnicode(text: string): string {
-  const cleaned = text.replace(/[\uFEFF\u0000]/g, '');
+  // C0 control characters other than tab/LF/CR become spaces (some PDF fonts map the space glyph to U+0002).
+  const cleaned = text.replace(/[\uFEFF\u0000]/g, '').replace(/[\u0001-\u0008\u000B\u000C\u000E-\u001F\u007F]/g, ' ');
   return PRESENTATION_FORMS.test(cleaned) ? cleaned.normalize('NFKC') : cleaned.normalize('NFC');
 }
 

@@ -2,7 +2,7 @@
 // font size. Every block knows its 1-based physical page.
 import { getDocumentProxy, getResolvedPDFJS } from 'unpdf';
 import { LoadError, type Block, type ParsedDocument } from '../types';
-import { buildFragments, composeSpacingAccents, joinLines, orderFragments, vocabularyOf, type LineFragment, type PdfTextItem } from './pdfLayout';
+import { buildFragments, composeSpacingAccents, dropRunningLines, joinLines, orderFragments, vocabularyOf, type LineFragment, type PdfTextItem } from './pdfLayout';
 import { collapseWhitespace, hasWords, normalizeUnicode } from './normalize';
 
 interface RawTextItem {
@@ -100,7 +100,8 @@ export async function parsePdf(bytes: Uint8Array): Promise<ParsedDocument> {
     void doc.destroy();
   }
 
-  const blocks = pagesToBlocks(pages);
+  const kept = dropRunningLines(pages.map((p) => p.lines));
+  const blocks = pagesToBlocks(pages.map((p, i) => ({ ...p, lines: kept[i] })));
   const text = blocks.map((b) => b.text).join(' ');
   if (!hasWords(text)) {
     // Pages with images but no text are scans; a page with nothing on it is simply empty.

@@ -162,3 +162,40 @@ export function composeSpacingAccents(text: string): string {
     })
     .normalize('NFC');
 }
+
+/** A page-number line: "3", "- 3 -", "Seite 3 von 13", "Page 3 of 13", "3/13". */
+const PAGE_NUMBER = /^\W*(?:(?:seite|page|p\.|s\.)\s*)?\d+(?:\s*(?:von|of|\/)\s*\d+)?\W*$/i;
+
+/** Running-header/footer key: case and spacing do not matter; all page-number lines share one key. */
+function runningKey(text: string): string {
+  const t = text.toLowerCase().replace(/\s+/g, ' ').trim();
+  return PAGE_NUMBER.test(t) ? '#page-number' : t;
+}
+
+/** The fragments in the top and bottom `depth` line positions of a page (by baseline). */
+function marginFragments(lines: LineFragment[], depth: number): LineFragment[] {
+  const ys = [...new Set(lines.map((l) => Math.round(l.y)))].sort((a, b) => b - a);
+  // Short pages: only the very first and last line can be margins.
+  const d = ys.length >= 3 * depth ? depth : 1;
+  const edge = new Set([...ys.slice(0, d), ...ys.slice(-d)]);
+  return lines.filter((l) => edge.has(Math.round(l.y)));
+}
+
+/**
+ * Removes running headers and footers: text in the top or bottom two line positions that recurs verbatim on at least
+ * half of the pages, and on at least 3; page-number lines count as one text. Returns new line arrays.
+ */
+export function dropRunningLines(pages: LineFragment[][]): LineFragment[][] {
+  if (pages.length < 3) return pages;
+  const counts = new Map<string, number>();
+  for (const lines of pages) {
+    for (const key of new Set(marginFragments(lines, 2).map((l) => runningKey(l.text)))) counts.set(key, (counts.get(key) ?? 0) + 1);
+  }
+  const threshold = Math.max(3, Math.ceil(pages.length / 2));
+  const running = new Set([...counts].filter(([, n]) => n >= threshold).map(([k]) => k));
+  if (running.size === 0) return pages;
+  return pages.map((lines) => {
+    const margin = new Set(marginFragments(lines, 2));
+    return lines.filter((l) => !(margin.has(l) && running.has(runningKey(l.text))));
+  });
+}
