@@ -24,8 +24,11 @@ interface ChildRun {
   ms: number;
 }
 
-/** killAfterEvents: SIGKILL once the child has printed that many progress lines, after a further random 0-250 ms. */
-function runChild(folder: string, store: string, o: { full?: boolean; killAfterEvents?: number }): Promise<ChildRun> {
+/**
+ * kill: SIGKILL once the child has printed `nth` progress lines (of `phase`, or of any phase), after a further random
+ * 0..delayMs ms — so kills land in parsing, embedding, the write commits and optimize.
+ */
+function runChild(folder: string, store: string, o: { full?: boolean; kill?: { nth: number; phase?: string; delayMs: number } }): Promise<ChildRun> {
   return new Promise((resolve, reject) => {
     const t0 = Date.now();
     const child = spawn(process.execPath, ['--import', 'tsx', CHILD, folder, store, ...(o.full ? ['--full'] : [])], {
@@ -38,9 +41,10 @@ function runChild(folder: string, store: string, o: { full?: boolean; killAfterE
     let events = 0;
     child.stdout.on('data', (d: Buffer) => {
       stdout += d;
-      events += d.toString().split('\n').filter((l) => l.startsWith('phase ')).length;
-      if (o.killAfterEvents !== undefined && !timer && events >= o.killAfterEvents) {
-        timer = setTimeout(() => child.kill('SIGKILL'), Math.random() * 250);
+      const prefix = o.kill?.phase ? `phase ${o.kill.phase} ` : 'phase ';
+      events += d.toString().split('\n').filter((l) => l.startsWith(prefix)).length;
+      if (o.kill && !timer && events >= o.kill.nth) {
+        timer = setTimeout(() => child.kill('SIGKILL'), Math.random() * o.kill.delayMs);
       }
     });
     child.stderr.on('data', (d) => (stderr += d));
@@ -93,6 +97,7 @@ describe('crash safety: kill -9 during indexing', function () {
     const probe = await runChild(folder, path.join(work, 'probe'), {});
     assert.equal(probe.code, 0, probe.stderr);
     const fullEvents = probe.stdout.split('\n').filter((l) => l.startsWith('phase ')).length;
+    const writeEvents = probe.stdout.split('\n').filter((l) => l.startsWith('phase write ')).length;
     fs.rmSync(path.join(work, 'probe'), { recursive: true, force: true });
 
     const kills: string[] = [];
@@ -102,9 +107,15 @@ describe('crash safety: kill -9 during indexing', function () {
       assert.ok(attempts <= KILLS * 3, `only ${kills.length} of ${KILLS} kills landed in ${attempts - 1} attempts`);
       if (attempts > 1) mutate(folder, attempts);
       // Mostly full runs (every file re-parsed, re-embedded and replaced: long write phases), some incremental ones.
-      const full = attempts % 3 !== 0;
-      const killAfterEvents = 1 + Math.floor(Math.random() * fullEvents);
-      const killed = await runChild(folder, store, { full, killAfterEvents });
+      const full = attempts % 4 !== 0;
+      const target = attempts % 3;
+      const kill =
+        target === 0
+          ? { nth: 1 + Math.floor(Math.random() * fullEvents), delayMs: 250 } // anywhere (mostly parse/embed)
+          : target === 1
+            ? { phase: 'write', nth: 1 + Math.floor(Math.random() * Math.max(1, writeEvents)), delayMs: 300 } // inside a write
+            : { phase: 'optimize', nth: 1, delayMs: 1500 }; // inside index building / optimize
+      const killed = await runChild(folder, store, { full, kill });
       const phases = killed.stdout.split('\n').filter((l) => l.startsWith('phase ')).map((l) => l.slice(6));
       assert.ok(killed.signal === 'SIGKILL' || killed.code === 0, `child failed: ${killed.stderr}`);
       if (killed.signal === 'SIGKILL') kills.push(`${full ? 'full' : 'incr'} run at ${killed.ms} ms, after "${phases.at(-1) ?? 'start-up'}"`);
