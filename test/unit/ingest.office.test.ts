@@ -167,6 +167,18 @@ describe('XLSX loader', function () {
     assert.ok(formats.includes('1992-12-28 06:15'), 'date-formatted serials shown as dates');
   });
 
+  it('reads inline strings and booleans (cells that do not use the shared-string table)', async () => {
+    const entries = unzipSync(file('xlsx/testEXCEL.xlsx'));
+    const name = 'xl/worksheets/sheet1.xml';
+    const xml = strFromU8(entries[name]);
+    const a1 = '<c r="A1" s="1" t="s"><v>0</v></c><c r="B1" s="1"/>';
+    assert.ok(xml.includes(a1), 'fixture cell A1');
+    entries[name] = strToU8(xml.replace(a1, '<c r="A1" s="1" t="inlineStr"><is><t>Inline </t><r><t>hello</t></r></is></c><c r="B1" t="b"><v>1</v></c>'));
+    const doc = await parseBytes(zipSync(entries), 'xlsx', 'inline.xlsx');
+    const table = doc.blocks.find((b) => b.kind === 'table')!;
+    assert.deepEqual(table.rows![0].slice(0, 2), ['Inline hello', 'TRUE']);
+  });
+
   it('reports encrypted Office files (OLE2 containers) as password-protected', async () => {
     for (const [rel, format] of [['xlsx/testEXCEL_protected_passtika.xlsx', 'xlsx'], ['docx/testWORD_protected_passtika.docx', 'docx']] as const) {
       const err = await parseBytes(file(rel), format, rel).then(() => null, (e: unknown) => e);
