@@ -19,6 +19,7 @@ export async function run(): Promise<void> {
   require('./tool.test');
   require('./webview.test');
   require('./multiroot.test');
+  require('./ollama.test');
   require('./watcher.test');
 
   const summary: SuiteSummary = { passed: 0, failed: 0, failures: [] };
