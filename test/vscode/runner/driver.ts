@@ -106,6 +106,8 @@ export async function drive(o: DriveOptions): Promise<DriveResult> {
     clearTimeout(timer);
     stopPolling = true;
     await poller;
+    // The page as the tests left it (useful when a CI run fails).
+    await page.screenshot({ path: path.join(o.resultsDir, 'final.png') }).catch(() => undefined);
     if (outcome === 'timeout') {
       await page.screenshot({ path: path.join(o.resultsDir, 'timeout.png') }).catch(() => undefined);
       return { exitCode: 1, timedOut: true, notStarted: false, requestsServed: served };
