@@ -79,6 +79,7 @@ async function main(): Promise<number> {
     });
     if (res.notStarted) console.error('[code-wrapper] VS Code did not open an Extension Development Host; the tests never started');
     if (res.timedOut) console.error('[code-wrapper] the tests timed out');
+    if (res.aborted) console.error('[code-wrapper] the VS Code server exited during the tests');
     console.log(`[code-wrapper] VS Code tests exited with ${res.exitCode}`);
     return res.exitCode;
   } finally {

@@ -30,6 +30,8 @@ export interface DriveOptions {
   resultsDir: string;
   browserLog: string;
   timeoutMs: number;
+  /** Aborted when the server dies: the run ends at once instead of waiting for the timeout. */
+  signal?: AbortSignal;
 }
 
 export interface DriveResult {
@@ -37,6 +39,8 @@ export interface DriveResult {
   timedOut: boolean;
   /** VS Code never became an Extension Development Host within 90 s, so the tests could not start. */
   notStarted: boolean;
+  /** The server exited before the tests ended. */
+  aborted: boolean;
   requestsServed: number;
 }
 
@@ -91,9 +95,14 @@ export async function drive(o: DriveOptions): Promise<DriveResult> {
       }
       return 'not-started';
     })();
+    const aborted = new Promise<'aborted'>((r) => {
+      if (o.signal?.aborted) r('aborted');
+      o.signal?.addEventListener('abort', () => r('aborted'));
+    });
     const outcome = await Promise.race([
       exited,
       timeout,
+      aborted,
       notStarted.then((v) => (v ? v : new Promise<never>(() => undefined))),
     ]);
     if (outcome === 'not-started') {
@@ -101,18 +110,21 @@ export async function drive(o: DriveOptions): Promise<DriveResult> {
       stopPolling = true;
       await poller;
       await page.screenshot({ path: path.join(o.resultsDir, 'not-started.png') }).catch(() => undefined);
-      return { exitCode: 1, timedOut: false, notStarted: true, requestsServed: served };
+      return { exitCode: 1, timedOut: false, notStarted: true, aborted: false, requestsServed: served };
     }
     clearTimeout(timer);
     stopPolling = true;
     await poller;
     // The page as the tests left it (useful when a CI run fails).
     await page.screenshot({ path: path.join(o.resultsDir, 'final.png') }).catch(() => undefined);
+    if (outcome === 'aborted') {
+      return { exitCode: 1, timedOut: false, notStarted: false, aborted: true, requestsServed: served };
+    }
     if (outcome === 'timeout') {
       await page.screenshot({ path: path.join(o.resultsDir, 'timeout.png') }).catch(() => undefined);
-      return { exitCode: 1, timedOut: true, notStarted: false, requestsServed: served };
+      return { exitCode: 1, timedOut: true, notStarted: false, aborted: false, requestsServed: served };
     }
-    return { exitCode: outcome, timedOut: false, notStarted: false, requestsServed: served };
+    return { exitCode: outcome, timedOut: false, notStarted: false, aborted: false, requestsServed: served };
   } finally {
     stopPolling = true;
     await browser?.close().catch(() => undefined);

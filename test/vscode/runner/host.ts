@@ -83,6 +83,8 @@ export interface RunningServer {
   port: number;
   origin: string;
   process: ChildProcess;
+  /** Aborted when the server process exits by itself (not through stop()). */
+  died: AbortSignal;
   stop(): Promise<void>;
 }
 
@@ -118,13 +120,17 @@ export async function startServer(
   child.stdout?.pipe(log);
   child.stderr?.pipe(log);
   let exited = false;
+  let stopping = false;
+  const died = new AbortController();
   hookExit();
   if (child.pid !== undefined) liveGroups.add(child.pid);
   child.on('exit', () => {
     exited = true;
+    if (!stopping) died.abort();
   });
 
   const stop = async (): Promise<void> => {
+    stopping = true;
     if (child.pid === undefined || exited) return;
     try {
       process.kill(-child.pid, 'SIGTERM');
@@ -150,7 +156,7 @@ export async function startServer(
     if (exited) throw new Error(`the VS Code server exited during start-up; see ${logFile}`);
     try {
       const res = await fetch(`${origin}/version`);
-      if (res.status < 500) return { port, origin, process: child, stop };
+      if (res.status < 500) return { port, origin, process: child, died: died.signal, stop };
     } catch {
       /* not listening yet */
     }

@@ -134,6 +134,9 @@ async function runStage(paths: HostPaths, stage: 'dev' | 'package', args: Args, 
       timeoutMs,
     });
     log(`${stage}: VS Code exited with ${res.exitCode} after ${((Date.now() - t0) / 1000).toFixed(1)} s (${res.requestsServed} driver requests)`);
+    if (res.aborted) {
+      return { label, ok: false, note: `the VS Code server exited during the tests; see ${path.join(resultsDir, 'vscode-server.log')}` };
+    }
     if (res.notStarted) {
       return { label, ok: false, note: `VS Code did not start the tests (no Extension Development Host window within 90 s; see ${path.join(resultsDir, 'not-started.png')})` };
     }

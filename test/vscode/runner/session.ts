@@ -41,6 +41,7 @@ export async function runVsCodeSession(o: SessionOptions): Promise<DriveResult> 
       resultsDir: o.resultsDir,
       browserLog: path.join(o.resultsDir, 'vscode-browser.log'),
       timeoutMs: o.timeoutMs,
+      signal: server.died,
     });
   } finally {
     await server.stop();
