@@ -1,4 +1,7 @@
 // Helpers shared by the CLI commands: argument parsing, JSON output, store location.
+import { createHash } from 'node:crypto';
+import * as fs from 'node:fs';
+import * as os from 'node:os';
 import * as path from 'node:path';
 import { parseArgs, type ParseArgsConfig } from 'node:util';
 import { DEFAULT_STORE_DIRNAME } from '../rag/config';
@@ -9,7 +12,8 @@ export const USAGE = `Usage:
   docs-rag index <folder> [--store DIR] [--embedder builtin|ollama] [--model NAME] [--ollama-host URL] [--json]
   docs-rag search "<query>" --folder <folder> [--store DIR] [--k N] [--config NAME] [--trace] [--json]
   docs-rag status --folder <folder> [--store DIR] [--json]
-  docs-rag ask "<question>" --folder <folder> [--store DIR] [--model NAME] [--ollama-host URL] [--json]
+  docs-rag ask "<question>" --folder <folder> [--store DIR] [--model NAME] [--ollama-host URL] [--mode auto|agentic|extractive]
+               [--length short|medium|long] [--k N] [--num-ctx N] [--timeout SECONDS] [--keep-alive DURATION] [--json]
   docs-rag eval --folder <folder> --queries <jsonl> | --beir <dir>  [--store DIR] [--config NAME] [--json]
 `;
 
@@ -26,9 +30,29 @@ export function parse<T extends NonNullable<ParseArgsConfig['options']>>(argv: s
   }
 }
 
-/** Default store: <folder>/.docs-rag, always absolute (LanceDB treats some relative paths as cloud URIs). */
+/**
+ * Default store: <folder>/.docs-rag, always absolute (LanceDB treats some relative paths as cloud URIs). When the folder is
+ * read-only and has no index yet, the index goes to the user's cache instead (said on stderr), so read-only document
+ * folders can still be indexed and searched.
+ */
 export function resolveStore(folder: string, store?: string): string {
-  return path.resolve(store ?? path.join(folder, DEFAULT_STORE_DIRNAME));
+  if (store) return path.resolve(store);
+  const inFolder = path.resolve(folder, DEFAULT_STORE_DIRNAME);
+  if (fs.existsSync(inFolder) || isWritable(path.resolve(folder))) return inFolder;
+  const cacheRoot = process.env.XDG_CACHE_HOME || path.join(os.homedir(), '.cache');
+  const key = createHash('sha256').update(path.resolve(folder)).digest('hex').slice(0, 12);
+  const fallback = path.join(cacheRoot, 'docs-rag', 'stores', `${path.basename(path.resolve(folder))}-${key}`);
+  process.stderr.write(`docs-rag: ${folder} is read-only; the index is kept in ${fallback}\n`);
+  return fallback;
+}
+
+function isWritable(dir: string): boolean {
+  try {
+    fs.accessSync(dir, fs.constants.W_OK);
+    return true;
+  } catch {
+    return false;
+  }
 }
 
 export function requireFolder(folder: string | undefined): string {
