@@ -108,6 +108,20 @@ describe('ParserPool', function () {
     }
   });
 
+  it('reports a parse that exceeds the worker memory limit as too-large and replaces the worker', async () => {
+    const pool = new ParserPool(1, { maxMemoryMb: 48 });
+    try {
+      const r = await settle(pool.parse(bigMarkdown, { timeoutMs: 60_000, maxFileSizeMB: 100 }));
+      assert.ok(r.error instanceof LoadError, String(r.error));
+      assert.equal(r.error.kind, 'too-large');
+      assert.equal(r.error.message, "parsing needed more memory than the parser's limit of 48 MB; skipped");
+      const doc = await pool.parse(path.join(REALDOCS, 'md/AGG.md'), opts);
+      assert.ok(doc.blocks.length > 100);
+    } finally {
+      await pool.close();
+    }
+  });
+
   it('says how to fix a missing worker build', () => {
     assert.throws(() => new ParserPool(1, { workerPath: path.join(dir, 'nope/parseWorker.js') }), /parser worker not found .*npm run build/);
   });

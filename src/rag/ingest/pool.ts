@@ -152,11 +152,12 @@ export class ParserPool {
     worker.on('error', (err: Error & { code?: string }) => {
       const job = slot.job;
       if (!job) return;
-      const message =
+      // Running out of the worker's heap means the content is too big to parse (or a decompression bomb).
+      const failure =
         err.code === 'ERR_WORKER_OUT_OF_MEMORY'
-          ? `parser ran out of memory (limit ${this.maxMemoryMb} MB); skipped`
-          : `parser crashed: ${err.message}`;
-      this.retire(slot, new LoadError('corrupt', message));
+          ? new LoadError('too-large', `parsing needed more memory than the parser's limit of ${this.maxMemoryMb} MB; skipped`)
+          : new LoadError('corrupt', `parser crashed: ${err.message}`);
+      this.retire(slot, failure);
     });
     worker.on('exit', (code) => {
       if (this.slots.includes(slot)) {
