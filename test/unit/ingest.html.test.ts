@@ -3,6 +3,7 @@ import { strict as assert } from 'assert';
 import { readFileSync } from 'fs';
 import * as path from 'path';
 import { parseBytes } from '../../src/rag/ingest';
+import { looksLikeProse } from '../../src/rag/ingest/html';
 import { decodeText } from '../../src/rag/ingest/decode';
 import type { ParsedDocument } from '../../src/rag/types';
 import { REALDOCS, flatText } from './ingestHelpers';
@@ -52,6 +53,15 @@ describe('HTML loader', function () {
     const table = doc.blocks.find((b) => b.kind === 'table');
     assert.ok(table && table.rows!.length >= 2 && table.rows![0].length >= 2, 'table with rows and cells');
     assert.equal(table!.text, table!.rows!.map((r) => r.join(' | ')).join('\n'));
+  });
+
+  it('treats fixed-width prose in <pre> (an RFC-style draft) as text and real code as code', async () => {
+    const doc = await parse('ietf-remotestorage.html');
+    const intro = doc.blocks.find((b) => b.text.includes('This draft describes a protocol by which client-side applications'));
+    assert.ok(intro, 'draft text missing');
+    assert.equal(intro.kind, 'paragraph');
+    assert.equal(looksLikeProse('function f(x) {\n  return x.map((y) => y * 2);\n}\nconst z = f([1, 2]);'), false);
+    assert.equal(looksLikeProse('   The remoteStorage protocol lets a web application store data\n   on a server chosen by the user, over plain HTTP requests.'), true);
   });
 
   it('gives blocks the line range of the source HTML where their text is', async () => {

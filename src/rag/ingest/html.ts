@@ -7,7 +7,7 @@ import { parseHTML } from 'linkedom';
 import type { Block, ParsedDocument } from '../types';
 import { decodeText, sniffBom } from './decode';
 import { HtmlLineLocator } from './htmlLines';
-import { cleanInline, collapseWhitespace, hasWords, normalizeUnicode, quoteOf } from './normalize';
+import { cleanInline, collapseWhitespace, collapseWithinLines, hasWords, normalizeUnicode, quoteOf } from './normalize';
 
 /** The charset declared in the first bytes (meta charset or http-equiv content type). */
 export function declaredCharset(bytes: Uint8Array): string | null {
@@ -58,6 +58,15 @@ function tableRows(table: DomElement): string[][] {
   return rows;
 }
 
+/** Mostly lines of ordinary words with few code symbols. */
+export function looksLikeProse(text: string): boolean {
+  const lines = text.split('\n').filter((l) => l.trim().length > 0);
+  if (lines.length === 0) return false;
+  const words = lines.reduce((n, l) => n + (l.match(/\p{L}{2,}/gu)?.length ?? 0), 0);
+  const symbols = (text.match(/[{};=<>$\\|]/g) ?? []).length;
+  return words / lines.length >= 5 && symbols / text.replace(/\s/g, '').length < 0.01;
+}
+
 /** Walks a DOM subtree into blocks; inline runs between block elements become paragraphs. */
 function domToBlocks(root: DomElement): Block[] {
   const blocks: Block[] = [];
@@ -100,7 +109,11 @@ function domToBlocks(root: DomElement): Block[] {
       }
     } else if (tag === 'PRE') {
       const text = preText(el);
-      if (hasWords(text)) blocks.push({ kind: 'code', text, loc: {} });
+      // Fixed-width prose (RFC-style drafts, plain-text mails) is text, not code.
+      if (hasWords(text)) {
+        if (looksLikeProse(text)) blocks.push({ kind: 'paragraph', text: collapseWithinLines(text), loc: {} });
+        else blocks.push({ kind: 'code', text, loc: {} });
+      }
     } else {
       for (const c of Array.from(el.childNodes)) visit(c);
       flush();
