@@ -18,6 +18,8 @@ const common = {
 
 const entries = [
   { entryPoints: ['src/extension.ts'], outfile: 'dist/extension.js' },
+  // The engine in its own bundle, required by the extension on first use (keeps activation fast).
+  { entryPoints: ['src/views/engineBundle.ts'], outfile: 'dist/engine.js' },
   { entryPoints: ['src/cli.ts'], outfile: 'dist/cli.js', banner: { js: '#!/usr/bin/env node' } },
   { entryPoints: ['src/rag/ingest/parseWorker.ts'], outfile: 'dist/parseWorker.js' },
 ];

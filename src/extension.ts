@@ -8,7 +8,7 @@ import { registerCommands } from './views/commands';
 import { DocsService } from './views/docsService';
 import { DOCS_VIEW_ID, DocsViewProvider } from './views/docsView';
 import { EngineHost } from './views/engineHost';
-import { loadEngineModules } from './views/engineModules';
+import { loadEngineModules, setEngineBundleDir } from './views/engineModules';
 import { EXTRACT_SCHEME, ExtractedTextProvider } from './views/extractProvider';
 import { IndexingController } from './views/indexing';
 import { Locator } from './views/locations';
@@ -21,6 +21,7 @@ import { DocumentWatcher } from './views/watcher';
 
 export function activate(context: vscode.ExtensionContext): DocsRagApi {
   const started = performance.now();
+  setEngineBundleDir(vscode.Uri.joinPath(context.extensionUri, 'dist').fsPath);
   const log = createLog();
   const host = new EngineHost(context.storageUri ?? context.globalStorageUri, log);
   const extracts = new ExtractedTextProvider(host);

@@ -53,7 +53,7 @@ if (!existsSync(path.join(binaryDir, 'package.json'))) {
 }
 
 if (!argv.includes('--skip-build')) run(process.execPath, ['esbuild.mjs', '--production'], 'production build (node esbuild.mjs --production)');
-for (const f of ['dist/extension.js']) if (!existsSync(path.join(root, f))) fail(`${f} missing after the build`);
+for (const f of ['dist/extension.js', 'dist/engine.js']) if (!existsSync(path.join(root, f))) fail(`${f} missing after the build`);
 
 // Per-target ignore file: the checked-in .vscodeignore (linux-x64) with the binary package swapped.
 let ignoreFile = path.join(root, '.vscodeignore');
@@ -107,7 +107,7 @@ for (const other of Object.values(BINARY)) {
 
 // 2. The bundles require only builtins, vscode and the external modules.
 const allowed = new Set(['vscode', ...EXTERNAL, ...builtinModules, ...builtinModules.map((m) => `node:${m}`)]);
-for (const bundle of ['dist/extension.js', 'dist/parseWorker.js']) {
+for (const bundle of ['dist/extension.js', 'dist/engine.js', 'dist/parseWorker.js']) {
   if (!existsSync(path.join(root, bundle))) continue;
   if (!inVsix.has(`extension/${bundle}`)) problems.push(`${bundle} missing from the VSIX`);
   const code = readFileSync(path.join(root, bundle), 'utf8');

@@ -1,6 +1,7 @@
 // Picks the chat model for the Docs view and the "Ask…" command from `docsRag.chatModel`; none in Restricted Mode.
 import * as vscode from 'vscode';
 import type { ChatModel } from '../rag/types';
+import { loadEngineModules } from './engineModules';
 import { errorMessage, type Log } from './log';
 import { readSettings } from './settings';
 import { pickVscodeModel, VscodeChatModel } from './vscodeChatModel';
@@ -18,7 +19,7 @@ export async function chooseChatModel(log: Log, token?: vscode.CancellationToken
   if (!vscode.workspace.isTrusted) return { note: RESTRICTED_NOTE };
   const s = readSettings();
   if (s.chatModel === 'ollama') {
-    const { OllamaChatModel } = await import('../rag/answer/ollamaChat');
+    const { OllamaChatModel } = (await loadEngineModules()).ollamaChat;
     const model = new OllamaChatModel({ model: s.ollamaChatModel, host: s.ollamaHost });
     try {
       await model.init();

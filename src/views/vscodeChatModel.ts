@@ -1,6 +1,11 @@
 // `ChatModel` adapter for a VS Code language model (`vscode.LanguageModelChat`), e.g. the model picked in the chat.
 import * as vscode from 'vscode';
-import { ModelError, type ChatMessage, type ChatModel, type ChatOptions, type ChatResponse, type ToolCall } from '../rag/types';
+import type { ChatMessage, ChatModel, ChatOptions, ChatResponse, ModelError, ToolCall } from '../rag/types';
+import { loadEngineModules } from './engineModules';
+
+type ModelErrorKind = ModelError['kind'];
+/** Errors are built with the engine bundle's ModelError class, so the answer stage recognises them (instanceof). */
+type MakeError = (kind: ModelErrorKind, message: string) => ModelError;
 
 /** VS Code's stable API has no system role: system text goes first, as a user message marked as instructions. */
 export function toVscodeMessages(messages: ChatMessage[]): vscode.LanguageModelChatMessage[] {
@@ -26,24 +31,24 @@ export function toVscodeMessages(messages: ChatMessage[]): vscode.LanguageModelC
   return out;
 }
 
-function toModelError(err: unknown, model: vscode.LanguageModelChat): ModelError {
-  if (err instanceof ModelError) return err;
+function toModelError(err: unknown, model: vscode.LanguageModelChat, make: MakeError): ModelError {
+  if (err instanceof Error && err.name === 'ModelError') return err as ModelError;
   const message = err instanceof Error ? err.message : String(err);
   if (err instanceof vscode.LanguageModelError) {
     if (err.code === vscode.LanguageModelError.NoPermissions.name) {
-      return new ModelError('other', `VS Code did not allow Docs RAG to use "${model.name}": ${message}. Allow it when VS Code asks, or set docsRag.chatModel to "ollama".`);
+      return make('other', `VS Code did not allow Docs RAG to use "${model.name}": ${message}. Allow it when VS Code asks, or set docsRag.chatModel to "ollama".`);
     }
     if (err.code === vscode.LanguageModelError.NotFound.name) {
-      return new ModelError('model-missing', `The language model "${model.name}" is not available any more: ${message}. Pick another model in the chat.`);
+      return make('model-missing', `The language model "${model.name}" is not available any more: ${message}. Pick another model in the chat.`);
     }
     if (err.code === vscode.LanguageModelError.Blocked.name) {
-      return new ModelError('other', `The language model "${model.name}" blocked the request: ${message}. Try again later.`);
+      return make('other', `The language model "${model.name}" blocked the request: ${message}. Try again later.`);
     }
   }
   if (/token|context|too (long|large)/i.test(message)) {
-    return new ModelError('context-overflow', `The prompt is too long for "${model.name}" (${model.maxInputTokens} input tokens): ${message}`);
+    return make('context-overflow', `The prompt is too long for "${model.name}" (${model.maxInputTokens} input tokens): ${message}`);
   }
-  return new ModelError('other', `The language model "${model.name}" failed: ${message}`);
+  return make('other', `The language model "${model.name}" failed: ${message}`);
 }
 
 export class VscodeChatModel implements ChatModel {
@@ -59,13 +64,15 @@ export class VscodeChatModel implements ChatModel {
   }
 
   async chat(messages: ChatMessage[], options: ChatOptions = {}): Promise<ChatResponse> {
+    const { types } = await loadEngineModules();
+    const make: MakeError = (kind, message) => new types.ModelError(kind, message);
     const cts = new vscode.CancellationTokenSource();
     const abort = () => cts.cancel();
     options.signal?.addEventListener('abort', abort, { once: true });
     const outer = this.token?.onCancellationRequested(abort);
     if (options.signal?.aborted || this.token?.isCancellationRequested) cts.cancel();
     try {
-      if (cts.token.isCancellationRequested) throw new ModelError('cancelled', 'The request was cancelled.');
+      if (cts.token.isCancellationRequested) throw make('cancelled', 'The request was cancelled.');
       const requestOptions: vscode.LanguageModelChatRequestOptions = {
         justification: 'Docs RAG answers your question from the documents in your workspace.',
       };
@@ -76,7 +83,7 @@ export class VscodeChatModel implements ChatModel {
       let text = '';
       const toolCalls: ToolCall[] = [];
       for await (const part of response.stream) {
-        if (cts.token.isCancellationRequested) throw new ModelError('cancelled', 'The request was cancelled.');
+        if (cts.token.isCancellationRequested) throw make('cancelled', 'The request was cancelled.');
         if (part instanceof vscode.LanguageModelTextPart) {
           text += part.value;
           options.onToken?.(part.value);
@@ -86,8 +93,8 @@ export class VscodeChatModel implements ChatModel {
       }
       return { text, toolCalls };
     } catch (err) {
-      if (cts.token.isCancellationRequested) throw new ModelError('cancelled', 'The request was cancelled.');
-      throw toModelError(err, this.model);
+      if (cts.token.isCancellationRequested) throw make('cancelled', 'The request was cancelled.');
+      throw toModelError(err, this.model, make);
     } finally {
       options.signal?.removeEventListener('abort', abort);
       outer?.dispose();
