@@ -42,8 +42,16 @@ export async function gatherCandidates(store: IndexStore, embedder: Embedder, r:
   const vectorRun = (async () => {
     if (vectorTexts.length === 0) return { vectors: [] as Float32Array[], lists: [] as SearchHit[][], embedMs: 0, searchMs: 0 };
     const emb = await timed(() => embedder.embed(vectorTexts));
+    // The level filter is applied here, after the search: on a table without a vector index LanceDB's prefilter made
+    // flat search ~5x slower (bench/searchProfileFilter.ts). Passages of other levels are few, so 2x candidates suffice.
+    const allLevels = [0, 1, 2].every((l) => r.levels.includes(l as Level));
     const search = await timed(() =>
-      Promise.all(emb.value.map((v) => store.vectorSearch(v, { k: r.candidates, withVectors: r.withVectors, ...filter }))),
+      Promise.all(
+        emb.value.map(async (v) => {
+          const hits = await store.vectorSearch(v, { k: allLevels ? r.candidates : r.candidates * 2, withVectors: r.withVectors });
+          return (allLevels ? hits : hits.filter((h) => r.levels.includes(h.passage.level))).slice(0, r.candidates);
+        }),
+      ),
     );
     return { vectors: emb.value, lists: search.value, embedMs: emb.ms, searchMs: search.ms };
   })();
