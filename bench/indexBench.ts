@@ -21,6 +21,7 @@ function step(args: string[]): Row {
   });
   if (r.status !== 0) throw new Error(`bench step ${args[0]} failed: ${r.stderr}`);
   const last = r.stdout.trim().split('\n').pop()!;
+  process.stderr.write(`  ${args[0]} ${path.basename(args[1])}: ${last}\n`);
   return JSON.parse(last) as Row;
 }
 
@@ -50,6 +51,7 @@ function measure(label: string, folder: string, runs: number, tmp: string): Row 
     'index ms (median)': indexMs,
     'of which optimize ms': median(indexes.map((r) => Number(r.optimizeMs))),
     'index / parse': Number((indexMs / parseMs).toFixed(2)),
+    'CPU s parse / index (median)': `${(median(parses.map((r) => Number(r.cpuMs))) / 1000).toFixed(1)} / ${(median(indexes.map((r) => Number(r.cpuMs))) / 1000).toFixed(1)}`,
     'runs (parse ms)': parses.map((r) => r.ms).join(' '),
     'runs (index ms)': indexes.map((r) => r.ms).join(' '),
     'peak RSS parse MB': Math.max(...parses.map((r) => Number(r.maxRssMB))),

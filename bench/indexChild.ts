@@ -12,6 +12,11 @@ import { indexFolder } from '../src/rag/index/indexer';
 import { walkFolder } from '../src/rag/index/walk';
 
 const rssMB = () => Math.round(process.resourceUsage().maxRSS / 1024);
+/** CPU time of the whole process (main thread, parser worker threads, LanceDB's native threads): steadier than wall time on a shared machine. */
+const cpuMs = () => {
+  const u = process.cpuUsage();
+  return Math.round((u.user + u.system) / 1000);
+};
 
 async function parseOnly(folder: string): Promise<object> {
   const config = defaultConfig();
@@ -37,7 +42,7 @@ async function parseOnly(folder: string): Promise<object> {
   await Promise.all(Array.from({ length: Math.max(3, config.ingest.workers * 2 + 1) }, worker));
   const ms = performance.now() - t0;
   await pool.close();
-  return { step: 'parse', files: entries.length, ok, failed, chars, ms: Math.round(ms), maxRssMB: rssMB() };
+  return { step: 'parse', files: entries.length, ok, failed, chars, ms: Math.round(ms), cpuMs: cpuMs(), maxRssMB: rssMB() };
 }
 
 async function indexOnce(folder: string, store: string): Promise<object> {
@@ -58,6 +63,7 @@ async function indexOnce(folder: string, store: string): Promise<object> {
     errors: r.errors.length,
     ms: Math.round(ms),
     optimizeMs: optimizeAt ? Math.round(t0 + ms - optimizeAt) : 0,
+    cpuMs: cpuMs(),
     maxRssMB: rssMB(),
   };
 }
