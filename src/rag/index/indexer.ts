@@ -83,15 +83,16 @@ async function runIndex(engine: Engine, o: IndexOptions): Promise<IndexRunResult
   // Enrichment settings are part of the key: changing them redoes every file (never a mix of enriched and plain passages).
   const enrich = config.enrich && (config.enrich.contextual || config.enrich.summaries) ? config.enrich : undefined;
   const embedderKey = `${info.id}:${info.model}${enrich ? `+enrich(${enrich.contextual ? 'c' : ''}${enrich.summaries ? 's' : ''}:${enrich.model ?? 'default'})` : ''}`;
-  const reembedded = await store.useEmbedder(info);
-  if (reembedded) warnings.push(`The index was built by another embedder; every document is re-embedded with ${embedderKey}.`);
   const running = store.meta()?.runInProgress;
   if (running && running.pid !== process.pid && isAlive(running.pid)) {
     throw new Error(
       `Another docs-rag process (pid ${running.pid}) is indexing this index (${engine.storeDir}). Wait for it to finish, or stop it and run again.`,
     );
   }
-  const recovered = !!running;
+  // Checked before anything is written, so a live run of another process is never disturbed (not even by a reset).
+  const reembedded = await store.useEmbedder(info);
+  if (reembedded) warnings.push(`The index was built by another embedder; every document is re-embedded with ${embedderKey}.`);
+  const recovered = !!store.meta()?.runInProgress;
   await store.markRun(true);
   if (recovered) await store.repair();
 
