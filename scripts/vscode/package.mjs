@@ -74,6 +74,8 @@ run(
     '--allow-missing-repository',
     '--ignoreFile', ignoreFile,
     '--out', out,
+    // Without a `repository` in package.json vsce cannot rewrite README's relative links and fails; keep them as they are.
+    ...(pkg.repository ? [] : ['--no-rewrite-relative-links']),
   ],
   `vsce package --target ${target}`,
 );
