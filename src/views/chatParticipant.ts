@@ -61,6 +61,7 @@ export function createChatHandler(service: DocsService, log: Log): vscode.ChatRe
       if (request.command === 'search') {
         stream.progress('Searching the documents…');
         const { hits } = await service.search(question, { k: 10, chatModel, signal: abort.signal });
+        if (token.isCancellationRequested) return { metadata: meta };
         if (hits.length === 0) {
           stream.markdown(`No passages match “${escapeMarkdown(question)}”. Try other words, or check \`/status\`.`);
           return { metadata: meta };
@@ -104,6 +105,7 @@ export function createChatHandler(service: DocsService, log: Log): vscode.ChatRe
           if (!token.isCancellationRequested) streamer.push(text);
         },
       });
+      if (token.isCancellationRequested) return { metadata: meta };
       streamer.end();
       meta.citations = outcome.citations.length;
       meta.mode = outcome.mode;

@@ -108,6 +108,17 @@ describe('@docs chat participant', () => {
     assert.ok(!parts.some((p) => p.kind === 'progress' && /Writing the answer/.test(p.text)), '/search does not generate an answer');
   });
 
+  it('honours cancellation: a cancelled request ends without an answer or an error', async () => {
+    const a = await api();
+    const { stream, parts } = recordingStream();
+    const cts = new vscode.CancellationTokenSource();
+    const pending = createChatHandler(a.service, testLog())(request(QUESTION, await testModel()), context, stream, cts.token);
+    cts.cancel();
+    const result = (await pending) as DocsChatResult;
+    assert.equal(result.errorDetails, undefined);
+    assert.equal(parts.filter((p) => p.kind === 'reference').length, 0, 'no references after cancellation');
+  });
+
   it('/status reports the index and offers a Reindex button', async () => {
     const a = await api();
     const { stream, parts } = recordingStream();

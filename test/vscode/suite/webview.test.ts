@@ -81,6 +81,14 @@ describe('Docs webview', () => {
     await editorAt(target.location);
   });
 
+  it('the status bar shows the index state', async () => {
+    const text = await waitUntil('the Docs status bar item with a passage count', async () => {
+      const t = await evaluate<string>("Array.from(document.querySelectorAll('.statusbar-item')).map((e) => e.textContent || '').join(' | ')");
+      return /Docs \d+/.test(t) ? t : '';
+    }, 20_000, 500);
+    assert.match(text, /Docs \d+/);
+  });
+
   it('the Reindex button in the view runs a reindex and the status line shows the counts', async () => {
     const a = await api();
     const indexed = new Promise<void>((resolve) => {
@@ -142,6 +150,10 @@ describe('Docs webview', () => {
         assert.equal(state.injected, 0, 'no element was created from document text');
       }
       assert.ok((await inspect()).text.includes('<img src=x onerror='), 'the markup is shown as text');
+      const csp = await evaluate<string>("document.querySelector('meta[http-equiv=\"Content-Security-Policy\"]').content", view);
+      assert.match(csp, /default-src 'none'/);
+      assert.match(csp, /script-src 'nonce-[A-Za-z0-9+/=]+'/);
+      assert.doesNotMatch(csp, /unsafe-inline|unsafe-eval/);
     } finally {
       await vscode.workspace.fs.delete(fileUri(rel));
       await a.host.index(folder(), { paths: [rel] });
