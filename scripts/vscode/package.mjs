@@ -109,10 +109,20 @@ for (const other of Object.values(BINARY)) {
 
 // 2. The bundles require only builtins, vscode and the external modules.
 const allowed = new Set(['vscode', ...EXTERNAL, ...builtinModules, ...builtinModules.map((m) => `node:${m}`)]);
+const packedBundles = names
+  .filter((n) => /^extension\/dist\/[^/]+\.js$/.test(n))
+  .map((n) => n.slice('extension/'.length));
 for (const bundle of ['dist/extension.js', 'dist/engine.js', 'dist/parseWorker.js']) {
-  if (!existsSync(path.join(root, bundle))) continue;
-  if (!inVsix.has(`extension/${bundle}`)) problems.push(`${bundle} missing from the VSIX`);
+  if (existsSync(path.join(root, bundle)) && !packedBundles.includes(bundle)) problems.push(`${bundle} missing from the VSIX`);
+}
+for (const bundle of packedBundles) {
   const code = readFileSync(path.join(root, bundle), 'utf8');
+  // Literal relative requires between bundles (e.g. require("./engine.js")) must resolve inside the VSIX.
+  for (const m of code.matchAll(/\brequire\(\s*["'](\.{1,2}\/[^"']+)["']\s*\)/g)) {
+    const target = path.posix.normalize(path.posix.join(path.posix.dirname(bundle), m[1]));
+    const candidates = [target, `${target}.js`, `${target}/index.js`].map((t) => `extension/${t}`);
+    if (!candidates.some((c) => inVsix.has(c))) problems.push(`${bundle} requires "${m[1]}", which is not in the VSIX`);
+  }
   for (const m of code.matchAll(/\b(?:require|import)\(\s*["'`]([^"'`./$][^"'`$]*)["'`]\s*\)/g)) {
     const spec = m[1];
     const base = spec.startsWith('@') ? spec.split('/').slice(0, 2).join('/') : spec.split('/')[0];
