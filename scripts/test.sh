@@ -34,10 +34,12 @@ if [ -f scripts/vscode/run-tests.sh ] && [ "${DOCS_RAG_SKIP_VSCODE:-}" != "1" -o
   step "extension tests in a real VS Code"
   bash scripts/vscode/run-tests.sh 2>&1 | tee test-results/vscode.log
   vs_rc=${PIPESTATUS[0]}
-  line=$(grep -E '^vscode: [0-9]+ passed, [0-9]+ failed' test-results/vscode.log | tail -n1)
-  vp=$(echo "$line" | sed -E 's/^vscode: ([0-9]+) passed.*/\1/'); vf=$(echo "$line" | sed -E 's/.* ([0-9]+) failed.*/\1/')
-  [ -n "$line" ] || { vp=0; vf=0; }
-  passed=$((passed + vp)); failed=$((failed + vf))
+  # one line per stage: "vscode: N passed, N failed" (dev) and "vscode-package: N passed, N failed"
+  vf=0
+  while read -r line; do
+    vp=$(echo "$line" | sed -E 's/^[a-z-]+: ([0-9]+) passed.*/\1/'); f1=$(echo "$line" | sed -E 's/.* ([0-9]+) failed.*/\1/')
+    passed=$((passed + vp)); failed=$((failed + f1)); vf=$((vf + f1))
+  done < <(grep -E '^vscode(-package)?: [0-9]+ passed, [0-9]+ failed' test-results/vscode.log)
   if [ "$vs_rc" -ne 0 ]; then status=1; [ "$vf" -eq 0 ] && failed=$((failed + 1)); fi
 fi
 
