@@ -20,6 +20,17 @@ export function escapeMarkdown(text: string): string {
   return text.replace(/[\\`*_{}[\]()#+\-.!<>|~&]/g, (c) => `\\${c}`);
 }
 
+/** Escapes quoted document text but keeps line structure and "> " quote markers (the extractive answer's layout). */
+export function escapeQuotedText(text: string): string {
+  return text
+    .split('\n')
+    .map((line) => {
+      const quote = /^(\s*>\s?)/.exec(line)?.[1] ?? '';
+      return quote + escapeMarkdown(line.slice(quote.length));
+    })
+    .join('\n');
+}
+
 function anchorTitle(h: ResolvedHit): string {
   return h.note ? `${h.label} (${h.note})` : h.label;
 }
@@ -81,8 +92,10 @@ export function createChatHandler(service: DocsService, log: Log): vscode.ChatRe
 
       stream.progress(request.command === 'summary' ? 'Collecting the matching documents and sections…' : 'Searching the documents…');
       let sources = new Map<number, AskCitation>();
+      // Without a model the answer quotes documents verbatim: show their text as text, not as Markdown.
+      const quoted = !chatModel;
       const streamer = new CitationStreamer((piece) => {
-        if (piece.kind === 'text') stream.markdown(piece.text);
+        if (piece.kind === 'text') stream.markdown(quoted ? escapeQuotedText(piece.text) : piece.text);
         else {
           const source = sources.get(piece.n);
           if (source) stream.anchor(source.hit.location, `[${piece.n}] ${anchorTitle(source.hit)}`);

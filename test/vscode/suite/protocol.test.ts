@@ -2,7 +2,7 @@
 // streamed-citation splitter of the chat participant, Markdown escaping, files.exclude mapping, extracted-text layout.
 import * as assert from 'node:assert/strict';
 import * as vscode from 'vscode';
-import { escapeMarkdown } from '../../../src/views/chatParticipant';
+import { escapeMarkdown, escapeQuotedText } from '../../../src/views/chatParticipant';
 import { CitationStreamer, type StreamPiece } from '../../../src/views/citationStream';
 import { layoutExtractedText } from '../../../src/views/extractProvider';
 import { filesExcludeGlobs } from '../../../src/views/settings';
@@ -67,6 +67,14 @@ describe('escaping and settings', () => {
   it('escapes Markdown and HTML in document text for the chat', () => {
     const escaped = escapeMarkdown('<img src=x onerror=alert(1)> [link](javascript:x) **b**');
     assert.doesNotMatch(escaped, /(^|[^\\])[<[*]/);
+  });
+
+  it('escapes quoted document text of the extractive answer but keeps its quote lines', () => {
+    const out = escapeQuotedText('[1] payloads.md:3\n> <img src=x onerror=alert(1)> ![x](http://evil/x.png)\n> second');
+    assert.ok(out.split('\n')[1].startsWith('> '));
+    assert.doesNotMatch(out, /(^|[^\\])<img/);
+    assert.doesNotMatch(out, /(^|[^\\])!\[/);
+    assert.ok(out.endsWith('> second'));
   });
 
   it('maps files.exclude to globs that also cover folder contents', () => {
