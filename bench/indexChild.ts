@@ -123,6 +123,8 @@ async function reindexOne(folder: string, store: string, rel: string): Promise<o
     updated: walkRun.updated,
     warmWalkRunMs: Math.round(warmMs),
     warmUpdated: warmRun.updated,
+    warmTimings: warmRun.timings,
+    hintedTimings: hinted.timings,
     unchanged: walkRun.unchanged,
     hintedRunMs: Math.round(hintMs),
     hintedUpdated: hinted.updated,

@@ -37,6 +37,8 @@ export interface IndexRunResult {
   updated?: number;
   removed?: number;
   warnings?: string[];
+  /** Milliseconds spent per step of the run (diagnostics). */
+  timings?: Record<string, number>;
 }
 
 export interface IndexOptions {
@@ -77,6 +79,13 @@ async function runIndex(engine: Engine, o: IndexOptions): Promise<IndexRunResult
       passagesPerSec: embedMs > 0 ? Math.round((passagesEmbedded / embedMs) * 1000) : 0,
     });
 
+  const timings: Record<string, number> = {};
+  let mark = performance.now();
+  const lap = (name: string) => {
+    const now = performance.now();
+    timings[name] = Math.round((timings[name] ?? 0) + now - mark);
+    mark = now;
+  };
   progress('scan');
   await embedder.init(signal);
   const info = { id: embedder.id, model: embedder.model, dimension: embedder.dimension };
@@ -95,15 +104,18 @@ async function runIndex(engine: Engine, o: IndexOptions): Promise<IndexRunResult
   const recovered = !!store.meta()?.runInProgress;
   await store.markRun(true);
   if (recovered) await store.repair();
+  lap('open');
 
   const walkOptions = { include: config.ingest.include, exclude: config.ingest.exclude, storeDir: engine.storeDir, signal };
   let walked: WalkEntry[];
   let scope: Set<string> | undefined;
   if (o.paths) ({ entries: walked, scope } = await statPaths(engine.folder, o.paths, walkOptions));
   else walked = await walkFolder(engine.folder, walkOptions);
+  lap('walk');
   const plan = planChanges(walked, await store.listFiles(), { full: o.full, embedderKey, scope });
   filesTotal = walked.length;
   filesDone = plan.unchanged.length;
+  lap('plan');
   let unchanged = plan.unchanged.length;
 
   if (plan.remove.length > 0) {
@@ -160,7 +172,7 @@ async function runIndex(engine: Engine, o: IndexOptions): Promise<IndexRunResult
     const tooLarge = entry.size > config.ingest.maxFileSizeMB * 1024 * 1024;
     let hash: string;
     try {
-      hash = tooLarge ? `size:${entry.size}:${entry.mtimeMs}` : await hashFile(entry.abs);
+      hash = tooLarge ? `size:${entry.size}:${entry.mtimeMs}` : await hashFile(entry.abs, entry.size);
     } catch (err) {
       // Vanished or unreadable since the walk.
       await enqueue('status', { ...base, hash: '', status: 'error', reason: `cannot read the file (${errText(err)})`, passages: 0 });
@@ -235,6 +247,7 @@ async function runIndex(engine: Engine, o: IndexOptions): Promise<IndexRunResult
   await flush();
   await writing;
   if (failure) throw failure;
+  lap('files');
 
   const mode = o.optimize ?? (o.paths ? 'debounced' : 'now');
   const wrote = plan.remove.length + candidates.length > 0;
@@ -242,6 +255,7 @@ async function runIndex(engine: Engine, o: IndexOptions): Promise<IndexRunResult
     progress('optimize');
     await store.optimize({ deleteUnverified: recovered });
   } else if (mode === 'debounced' && wrote) engine.scheduleOptimize();
+  lap('optimize');
 
   // Cancelled runs are consistent too (only whole files were written); only a killed run leaves the mark.
   await store.markRun(false);
@@ -261,6 +275,8 @@ async function runIndex(engine: Engine, o: IndexOptions): Promise<IndexRunResult
   if (recovered) result.recovered = true;
   if (warnings.length > 0) result.warnings = warnings;
   await store.setLastRun({ startedAt: started, finishedAt: Date.now(), files: result.files, errors: result.errors.length, unchanged });
+  lap('finish');
+  result.timings = timings;
   filesDone = filesTotal;
   progress('done');
   return result;

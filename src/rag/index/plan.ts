@@ -50,8 +50,11 @@ export function planChanges(walked: WalkEntry[], records: FileRecord[], o: PlanO
   return plan;
 }
 
-/** sha256 hex of a file's bytes, streamed. */
-export function hashFile(abs: string): Promise<string> {
+/** sha256 hex of a file's bytes (read at once when small, streamed when large). */
+export async function hashFile(abs: string, size?: number): Promise<string> {
+  if (size !== undefined && size <= 8 << 20) {
+    return createHash('sha256').update(await fs.promises.readFile(abs)).digest('hex');
+  }
   return new Promise((resolve, reject) => {
     const h = createHash('sha256');
     const s = fs.createReadStream(abs, { highWaterMark: 1 << 20 });
