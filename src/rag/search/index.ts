@@ -1,4 +1,5 @@
 // Entry point of the retrieval pipeline: `createRetriever(engine, {config, chatModel, overrides})`.
+import { detectLanguage } from '../chunk/language';
 import type { ChatModel, Lang } from '../types';
 import { resolveSettings, type SearchSettings } from './configs';
 import { PipelineRetriever, type SearchEngine } from './retriever';
@@ -11,12 +12,13 @@ export interface CreateRetrieverOptions {
   chatModel?: ChatModel;
   overrides?: Partial<SearchSettings>;
   reranker?: Reranker;
+  /** Language detector for queries without clear cues (default: the chunker's detectLanguage). */
   detect?: (text: string) => Lang;
 }
 
 export function createRetriever(engine: SearchEngine, options: CreateRetrieverOptions = {}): PipelineRetriever {
   const settings = resolveSettings(options.config ?? 'default', options.overrides);
-  return new PipelineRetriever({ engine, settings, chatModel: options.chatModel, reranker: options.reranker, detect: options.detect });
+  return new PipelineRetriever({ engine, settings, chatModel: options.chatModel, reranker: options.reranker, detect: options.detect ?? detectLanguage });
 }
 
 export { analyzeQuery, extractExactTokens, queryLanguage } from './analyze';
