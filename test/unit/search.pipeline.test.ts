@@ -40,6 +40,8 @@ describe('search: pipeline over a real index', function () {
     assert.ok(r.hits.length > 0 && r.hits.every((h) => h.passage.level >= 1));
     const l2 = await retriever().retrieve('Frist Kündigungsschutzklage', { k: 20, levels: [2], context: false });
     assert.ok(l2.hits.every((h) => h.passage.level === 2));
+    const l0 = await retriever().retrieve('Kündigungsschutz', { k: 5, levels: [0], context: false });
+    assert.ok(l0.hits.length > 0 && l0.hits.every((h) => h.passage.level === 0), 'document summaries only');
     const agg = await retriever().retrieve('Liste alle Regelungen zum Urlaub auf', { k: 30, context: false });
     assert.equal(agg.analysis.type, 'aggregative');
     assert.deepEqual(agg.analysis.levels, [0, 1, 2]);

@@ -44,10 +44,13 @@ export async function gatherCandidates(store: IndexStore, embedder: Embedder, r:
     const emb = await timed(() => embedder.embed(vectorTexts));
     // The level filter is applied here, after the search: on a table without a vector index LanceDB's prefilter made
     // flat search ~5x slower (bench/searchProfileFilter.ts). Passages of other levels are few, so 2x candidates suffice.
+    // Rare levels alone (e.g. only L0 summaries) are still prefiltered by the store.
     const allLevels = [0, 1, 2].every((l) => r.levels.includes(l as Level));
+    const postfilter = r.levels.includes(2);
     const search = await timed(() =>
       Promise.all(
         emb.value.map(async (v) => {
+          if (!postfilter) return store.vectorSearch(v, { k: r.candidates, withVectors: r.withVectors, ...filter });
           const hits = await store.vectorSearch(v, { k: allLevels ? r.candidates : r.candidates * 2, withVectors: r.withVectors });
           return (allLevels ? hits : hits.filter((h) => r.levels.includes(h.passage.level))).slice(0, r.candidates);
         }),
