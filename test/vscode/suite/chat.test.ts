@@ -119,6 +119,28 @@ describe('@docs chat participant', () => {
     assert.equal(parts.filter((p) => p.kind === 'reference').length, 0, 'no references after cancellation');
   });
 
+  it('uses the chat model for query expansion and reranking when the settings ask for it', async () => {
+    const a = await api();
+    const config = vscode.workspace.getConfiguration('docsRag');
+    await vscode.commands.executeCommand('docsRagTestLm.clearRequests');
+    await config.update('search.rerank', true, vscode.ConfigurationTarget.Workspace);
+    await config.update('search.expansion', true, vscode.ConfigurationTarget.Workspace);
+    try {
+      const { stream, parts } = recordingStream();
+      const cts = new vscode.CancellationTokenSource();
+      const result = (await createChatHandler(a.service, testLog())(request('Resturlaub übertragen', await testModel(), 'search'), context, stream, cts.token)) as DocsChatResult;
+      assert.equal(result.errorDetails, undefined);
+      assert.ok(parts.some((p) => p.kind === 'anchor'), 'results are listed');
+      const requests = (await vscode.commands.executeCommand<{ messages: { text: string }[] }[]>('docsRagTestLm.getRequests')) ?? [];
+      const prompts = requests.map((r) => r.messages.map((m) => m.text).join('\n'));
+      assert.ok(prompts.some((p) => /Return \{"scores"/.test(p)), 'a rerank request reached request.model');
+      assert.ok(prompts.some((p) => /different search queries/.test(p)), 'a multi-query expansion request reached request.model');
+    } finally {
+      await config.update('search.rerank', undefined, vscode.ConfigurationTarget.Workspace);
+      await config.update('search.expansion', undefined, vscode.ConfigurationTarget.Workspace);
+    }
+  });
+
   it('/status reports the index and offers a Reindex button', async () => {
     const a = await api();
     const { stream, parts } = recordingStream();
