@@ -70,6 +70,7 @@ async function indexOnce(folder: string, store: string): Promise<object> {
 
 async function reindexOne(folder: string, store: string, rel: string): Promise<object> {
   const abs = path.join(folder, rel);
+  if (!fs.existsSync(abs)) throw new Error(`reindex: ${abs} does not exist`);
   const engine = await openEngine({ folder, storeDir: store });
   // Warm-up: open tables, start nothing else.
   await engine.store.countPassages();
