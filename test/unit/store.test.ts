@@ -2,7 +2,7 @@ import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { openStore, type LanceStore } from '../../src/rag/store';
+import { VECTOR_INDEX_MIN_ROWS, openStore, type LanceStore } from '../../src/rag/store';
 import type { FileRecord } from '../../src/rag/store/types';
 import type { IndexedPassage, Lang, Level } from '../../src/rag/types';
 
@@ -123,6 +123,24 @@ describe('LanceStore (real LanceDB in a temp dir)', () => {
     const got = await store.getPassages([ps[2].id, ps[0].id, 'missing']);
     assert.deepEqual(got.map((p) => p.text), ['two', 'doc']);
     await assert.rejects(store.vectorSearch(new Float32Array(3), { k: 1 }), /dimension 3.*8/);
+  });
+
+  it('builds an IVF_FLAT vector index from VECTOR_INDEX_MIN_ROWS passages and still finds exact matches', async () => {
+    const n = VECTOR_INDEX_MIN_ROWS;
+    const updates = [];
+    for (let f = 0; f < n / 100; f++) {
+      const file = `f${f}.md`;
+      const ps = Array.from({ length: 100 }, (_, i) => passage(file, i, `text ${f} ${i}`));
+      updates.push({ record: record(file, 100), passages: ps, vectors: ps.map((_, i) => vec(f * 100 + i + 0.37 * f)) });
+    }
+    await store.addNewFiles(updates);
+    await store.optimize();
+    assert.ok((await store.indexNames()).some((x) => x.startsWith('vector')), 'vector index built');
+    const q = vec(4242 + 0.37 * 42);
+    const [ann] = await store.vectorSearch(q, { k: 1 });
+    const [exact] = await store.vectorSearch(q, { k: 1, exact: true });
+    assert.equal(ann.passage.text, exact.passage.text);
+    assert.ok(Math.abs(ann.score - 1) < 1e-4);
   });
 
   it('getFilePassages returns document order (L0, then each section followed by its passages)', async () => {

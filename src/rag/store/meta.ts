@@ -17,11 +17,15 @@ export function readMeta(dir: string): IndexMeta | null {
 
 export function writeMeta(dir: string, meta: IndexMeta): void {
   fs.mkdirSync(dir, { recursive: true });
-  const target = path.join(dir, META_FILE);
+  writeJsonAtomic(path.join(dir, META_FILE), meta);
+}
+
+/** Writes JSON to `target` via a fsynced tmp file and rename: readers see the old or the new content, never a part. */
+export function writeJsonAtomic(target: string, value: unknown): void {
   const tmp = `${target}.${process.pid}.${Date.now()}.tmp`;
   const fd = fs.openSync(tmp, 'w');
   try {
-    fs.writeSync(fd, JSON.stringify(meta, null, 2));
+    fs.writeSync(fd, JSON.stringify(value, null, 2));
     fs.fsyncSync(fd);
   } finally {
     fs.closeSync(fd);
