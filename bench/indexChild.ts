@@ -64,6 +64,7 @@ async function indexOnce(folder: string, store: string): Promise<object> {
     ms: Math.round(ms),
     optimizeMs: optimizeAt ? Math.round(t0 + ms - optimizeAt) : 0,
     cpuMs: cpuMs(),
+    timings: r.timings,
     maxRssMB: rssMB(),
   };
 }
