@@ -400,8 +400,9 @@ export class LanceStore implements IndexStore {
     const built = this.vectorIndexInfo();
     const stale = built !== null && rows > 2 * built.rows; // grown a lot since training: retrain the partitions
     if (rows >= VECTOR_INDEX_MIN_ROWS && (!have.has('vector') || stale || built === null)) {
-      // IVF_FLAT keeps full vectors (exact distances inside a partition); sqrt(n)/2 partitions, a quarter of them probed.
-      const partitions = Math.max(2, Math.round(Math.sqrt(rows) / 2));
+      // IVF_FLAT keeps full vectors (exact distances inside a partition); sqrt(n)/4 partitions, a quarter of them probed.
+      // (sqrt(n)/2 scans the same share of rows per query but takes twice as long to train: 7.3 s vs 3.4 s at 55k rows.)
+      const partitions = Math.max(2, Math.round(Math.sqrt(rows) / 4));
       await table.createIndex('vector', { config: Index.ivfFlat({ distanceType: 'cosine', numPartitions: partitions }), replace: true });
       writeJsonAtomic(path.join(this.dir, VECTOR_INDEX_FILE), { partitions, rows });
     }
