@@ -74,6 +74,27 @@ describe('indexer: incremental runs equal a clean build', function () {
     assert.equal(fourth.unchanged, PICK.length, 'the touched record has the new mtime');
   });
 
+  it('other chunking settings re-chunk every unchanged file, equal to a clean build with those settings', async () => {
+    await indexFolder(engine);
+    await engine.close();
+    const sizes = Object.fromEntries(
+      Object.entries(engine.config.chunk.sizes).map(([k, v]) => [k, { size: Math.round(v.size / 2), overlap: Math.round(v.overlap / 2) }]),
+    ) as typeof engine.config.chunk.sizes;
+    engine = await openEngine({ folder, config: { chunk: { sizes } } });
+    const rerun = await indexFolder(engine);
+    assert.equal(rerun.unchanged, 0, 'no file kept passages of the old chunking');
+    assert.equal(rerun.updated, PICK.length);
+    const storeDir = fs.mkdtempSync(path.join(os.tmpdir(), 'docs-rag-clean-'));
+    const clean = await openEngine({ folder, storeDir, config: { chunk: { sizes } } });
+    try {
+      await indexFolder(clean);
+    } finally {
+      await clean.close();
+    }
+    assert.deepEqual(await snapshot(engine.storeDir), await snapshot(storeDir));
+    fs.rmSync(storeDir, { recursive: true, force: true });
+  });
+
   it('after edits, deletes, renames and new files the index equals a clean build of the final state', async () => {
     await indexFolder(engine);
     const md = path.join(folder, 'cargo-book/faq.md');

@@ -5,7 +5,7 @@ import { chunkDocument } from '../chunk';
 import { enrichForIndex } from '../enrich';
 import type { FileRecord, FileStatus, FileUpdate } from '../store/types';
 import { LoadError, type IndexedPassage } from '../types';
-import { hashFile, planChanges, type Candidate } from './plan';
+import { hashFile, pipelineFingerprint, planChanges, type Candidate } from './plan';
 import { statPaths, walkFolder, type WalkEntry } from './walk';
 
 export interface IndexProgress {
@@ -91,7 +91,8 @@ async function runIndex(engine: Engine, o: IndexOptions): Promise<IndexRunResult
   const info = { id: embedder.id, model: embedder.model, dimension: embedder.dimension };
   // Enrichment settings are part of the key: changing them redoes every file (never a mix of enriched and plain passages).
   const enrich = config.enrich && (config.enrich.contextual || config.enrich.summaries) ? config.enrich : undefined;
-  const embedderKey = `${info.id}:${info.model}${enrich ? `+enrich(${enrich.contextual ? 'c' : ''}${enrich.summaries ? 's' : ''}:${enrich.model ?? 'default'})` : ''}`;
+  // So are the chunking settings and the pipeline version: a file chunked another way is redone, not kept.
+  const embedderKey = `${info.id}:${info.model}${enrich ? `+enrich(${enrich.contextual ? 'c' : ''}${enrich.summaries ? 's' : ''}:${enrich.model ?? 'default'})` : ''}+${pipelineFingerprint(config.chunk)}`;
   const running = store.meta()?.runInProgress;
   if (running && running.pid !== process.pid && isAlive(running.pid)) {
     throw new Error(

@@ -2,6 +2,7 @@
 // mtime changed (or that are new) are candidates; they are hashed, and a same hash only touches the record.
 import { createHash } from 'node:crypto';
 import * as fs from 'node:fs';
+import type { ChunkConfig } from '../config';
 import type { FileRecord } from '../store/types';
 import { inScope, type WalkEntry } from './walk';
 
@@ -48,6 +49,17 @@ export function planChanges(walked: WalkEntry[], records: FileRecord[], o: PlanO
     if (!o.scope || inScope(o.scope, r.path)) plan.remove.push(r.path);
   }
   return plan;
+}
+
+/**
+ * Version of what loaders + chunker make of a file. Bump it when their output changes (new block rules, sizes, ids), so
+ * unchanged files are re-chunked by the next run instead of keeping passages of the old pipeline.
+ */
+export const PIPELINE_VERSION = 1;
+
+/** Short fingerprint of the pipeline version and the chunking settings, part of every file record's key. */
+export function pipelineFingerprint(chunk: ChunkConfig): string {
+  return `p${PIPELINE_VERSION}.${createHash('sha256').update(JSON.stringify(chunk)).digest('hex').slice(0, 8)}`;
 }
 
 /** sha256 hex of a file's bytes (read at once when small, streamed when large). */
