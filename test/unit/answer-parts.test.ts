@@ -2,6 +2,7 @@
 import { strict as assert } from 'node:assert';
 import { citedNumbers, citationJson, formatLocation, normaliseCitationStyles, resolveCitations, stripUnknownCitations } from '../../src/rag/answer/citations';
 import { ThinkFilter } from '../../src/rag/answer/ollamaChat';
+import { selectSources } from '../../src/rag/answer/answer';
 import { bestExcerpt, extractiveAnswer } from '../../src/rag/answer/extractive';
 import {
   checkQuestion,
@@ -233,5 +234,27 @@ describe('answer: extractive', () => {
     assert.match(ex, /registry token is stored in credentials\.toml/);
     assert.ok(ex.length <= 260, `${ex.length}`);
     assert.ok(ex.startsWith('…'));
+  });
+});
+
+describe('answer: source selection', () => {
+  // An L1 section holds its L2 passage, with other line breaks: numbering both would give the model the same text twice.
+  const section = passage('sec', 'Anspruch\nJede Vollzeitkraft hat Anspruch auf 30\nArbeitstage Urlaub im Kalenderjahr.', { level: 1, parentId: 'doc' });
+  const inner = passage('p1', 'Jede Vollzeitkraft hat Anspruch auf 30 Arbeitstage Urlaub im Kalenderjahr.');
+  const other = passage('p2', 'Resturlaub kann bis zum 31. März des Folgejahres übertragen werden.');
+  const elsewhere = passage('p3', 'Jede Vollzeitkraft hat Anspruch auf 30 Arbeitstage Urlaub im Kalenderjahr.', { path: 'docs/b.md' });
+
+  it('numbers a passage once when another chosen source of the same file holds it, in either order', () => {
+    for (const hits of [[section, inner, other, elsewhere], [inner, section, other, elsewhere]]) {
+      const sources = selectSources(hits.map((p) => hit(p)), 10, 100_000);
+      assert.deepEqual(sources.map((s) => s.passage.id), [hits[0].id, 'p2', 'p3']);
+      assert.deepEqual(sources.map((s) => s.n), [1, 2, 3]);
+    }
+  });
+
+  it('the extractive answer quotes a passage and its section only once', () => {
+    const ex = extractiveAnswer('Wie viel Urlaub?', [section, inner, other].map((p) => hit(p)), 'de', { maxPassages: 3 });
+    assert.equal(ex.sources.length, 2);
+    assert.ok(ex.sources.some((s) => s.passage.id === 'p2'));
   });
 });

@@ -5,6 +5,7 @@ import { ModelError, type ChatModel, type Embedder, type Lang, type Passage, typ
 import { agenticAnswer } from './agentic';
 import { normaliseCitationStyles, resolveCitations, stripUnknownCitations, toCitation } from './citations';
 import { extractiveAnswer, noPassagesMessage, pickPassages } from './extractive';
+import { overlapsWholly } from './text';
 import { checkQuestion, detectInjection, lowSupportDisclaimer, redactionNote, redactSecrets, StreamRedactor } from './guardrails';
 import { estimateTokens } from './ollamaChat';
 import { answerSystemPrompt, buildAnswerMessages, renderSource, type AnswerLength } from './prompts';
@@ -68,8 +69,8 @@ function span(name: string, start: number, counts?: Record<string, number>, note
 }
 
 /**
- * Numbers the passages for the prompt within the token budget: retrieval order, distinct, no passage contained in
- * another one already chosen from the same file.
+ * Numbers the passages for the prompt within the token budget: retrieval order, distinct, no passage that holds or is
+ * held by another one already chosen from the same file (an L2 passage and its L1 section would say the same twice).
  */
 export function selectSources(hits: SearchHit[], maxSources: number, budgetTokens: number): NumberedSource[] {
   const out: NumberedSource[] = [];
@@ -78,7 +79,7 @@ export function selectSources(hits: SearchHit[], maxSources: number, budgetToken
   for (const h of hits) {
     const p = h.passage;
     if (seen.has(p.id) || !p.text.trim()) continue;
-    if (out.some((s) => s.passage.path === p.path && s.passage.text.includes(p.text.trim()))) continue;
+    if (out.some((s) => overlapsWholly(s.passage, p))) continue;
     const cost = estimateTokens(renderSource(out.length + 1, p)) + 8;
     if (used + cost > budgetTokens && out.length > 0) break;
     seen.add(p.id);

@@ -1,7 +1,7 @@
 // Extractive answer (no language model): the most relevant passages quoted with their citations, clearly labelled.
 import type { Lang, Passage, SearchHit } from '../types';
 import { formatLocation } from './citations';
-import { contentTerms, splitSentences, termSet } from './text';
+import { contentTerms, overlapsWholly, splitSentences, termSet } from './text';
 import type { NumberedSource } from './types';
 
 export type ExtractiveReason = 'no-model' | 'model-failed';
@@ -34,7 +34,7 @@ export function pickPassages(hits: SearchHit[], max: number): Passage[] {
   for (const h of ordered) {
     const p = h.passage;
     if (seen.has(p.id) || !p.text.trim()) continue;
-    if (out.some((q) => q.path === p.path && (q.text.includes(p.text.trim()) || p.text.includes(q.text.trim())))) continue;
+    if (out.some((q) => overlapsWholly(q, p))) continue;
     seen.add(p.id);
     out.push(p);
     if (out.length >= max) break;

@@ -178,3 +178,11 @@ export function normaliseForMatch(text: string): string {
     .trim()
     .toLowerCase();
 }
+
+/** True when one passage's text holds the other's (same file; whitespace and light Markdown ignored), e.g. an L2 inside its L1. */
+export function overlapsWholly(a: { path: string; text: string }, b: { path: string; text: string }): boolean {
+  if (a.path !== b.path) return false;
+  const x = normaliseForMatch(a.text);
+  const y = normaliseForMatch(b.text);
+  return x.length > 0 && y.length > 0 && (x.includes(y) || y.includes(x));
+}
