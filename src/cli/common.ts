@@ -9,7 +9,8 @@ import { DEFAULT_STORE_DIRNAME } from '../rag/config';
 export class UsageError extends Error {}
 
 export const USAGE = `Usage:
-  docs-rag index <folder> [--store DIR] [--embedder builtin|ollama] [--model NAME] [--ollama-host URL] [--json]
+  docs-rag index <folder> [--store DIR] [--embedder builtin|ollama] [--model NAME] [--ollama-host URL] [--full]
+                 [--enrich contextual,summaries] [--enrich-model NAME] [--json]
   docs-rag search "<query>" --folder <folder> [--store DIR] [--k N] [--config NAME] [--trace] [--json]
   docs-rag status --folder <folder> [--store DIR] [--json]
   docs-rag ask "<question>" --folder <folder> [--store DIR] [--model NAME] [--ollama-host URL] [--mode auto|agentic|extractive]

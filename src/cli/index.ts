@@ -12,6 +12,8 @@ export async function run(argv: string[]): Promise<number> {
     model: { type: 'string' },
     'ollama-host': { type: 'string' },
     full: { type: 'boolean' },
+    enrich: { type: 'string' },
+    'enrich-model': { type: 'string' },
     json: { type: 'boolean' },
   });
   if (positionals.length !== 1) throw new UsageError('index needs exactly one <folder>');
@@ -28,10 +30,12 @@ export async function run(argv: string[]): Promise<number> {
   if (values.model) embed.model = values.model;
   if (values['ollama-host']) embed.ollamaHost = values['ollama-host'];
 
+  const enrich = enrichOption(values.enrich, values['enrich-model']);
+
   const engine = await openEngine({
     folder,
     storeDir: resolveStore(folder, values.store),
-    config: { embed },
+    config: { embed, ...(enrich ? { enrich } : {}) },
     embedderOverride: provider !== undefined,
   });
   const bar = process.stderr.isTTY ? new ProgressBar() : null;
@@ -100,4 +104,19 @@ class ProgressBar {
   clear(): void {
     process.stderr.write(`\r${' '.repeat((process.stderr.columns ?? 101) - 1)}\r`);
   }
+}
+
+/**
+ * `--enrich contextual,summaries [--enrich-model NAME]`: opt-in LLM enrichments through Ollama (at --ollama-host), cached by
+ * content in the store. Off unless asked for.
+ */
+function enrichOption(list: string | undefined, model: string | undefined): EngineConfigOverrides['enrich'] {
+  if (list === undefined) {
+    if (model) throw new UsageError('--enrich-model goes with --enrich contextual,summaries');
+    return undefined;
+  }
+  const kinds = list.split(',').map((k) => k.trim()).filter(Boolean);
+  const unknown = kinds.filter((k) => k !== 'contextual' && k !== 'summaries');
+  if (kinds.length === 0 || unknown.length) throw new UsageError(`--enrich takes contextual, summaries or both (comma-separated), got "${list}"`);
+  return { contextual: kinds.includes('contextual'), summaries: kinds.includes('summaries'), ...(model ? { model } : {}) };
 }

@@ -1,7 +1,7 @@
 // The engine entry: opens (or creates) the index of one folder with its store, embedder, config and write queue.
 // The extension, the CLI, tests and benchmarks all start here. Never imports `vscode`.
 import * as path from 'node:path';
-import { DEFAULT_STORE_DIRNAME, defaultConfig, type ChunkConfig, type EmbedConfig, type EngineConfig, type IngestConfig } from './config';
+import { DEFAULT_STORE_DIRNAME, defaultConfig, type ChunkConfig, type EmbedConfig, type EngineConfig, type EnrichConfig, type IngestConfig } from './config';
 import { createEmbedder } from './embed';
 import { ParserPool } from './ingest';
 import { openStore } from './store';
@@ -33,6 +33,7 @@ export interface EngineConfigOverrides {
   ingest?: Partial<IngestConfig>;
   chunk?: Partial<ChunkConfig>;
   embed?: Partial<EmbedConfig>;
+  enrich?: EnrichConfig;
   [section: string]: unknown;
 }
 

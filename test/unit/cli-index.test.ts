@@ -121,6 +121,28 @@ describe('docs-rag index / status (CLI end to end)', function () {
     }
   });
 
+  it('--enrich contextual asks the Ollama model for passage contexts that become searchable; bad --enrich is a usage error', async () => {
+    // The model's context names a word found in no document, so `search` finding it proves the passages were enriched.
+    const ollama = await startFakeOllama({ chat: (req) => (/situates a passage/.test(req.messages[0]?.content ?? '') ? 'Zusammenhang: Quokkaregel' : 'Summary.') });
+    try {
+      const store = tmp('docs-rag-cli-enrich-');
+      const r = await cli(['index', folder, '--store', store, '--enrich', 'contextual', '--enrich-model', 'llama3.2', '--ollama-host', ollama.url, '--json']);
+      assert.equal(r.code, 0, r.stderr);
+      assert.ok(ollama.requests.some((q) => q.path === '/api/chat' && q.body?.model === 'llama3.2'), 'the enrichment model was asked');
+      const found = await cli(['search', 'Quokkaregel', '--folder', folder, '--store', store, '--config', 'bm25', '--json']);
+      assert.equal(found.code, 0, found.stderr);
+      const results = (found.json?.results ?? []) as { text: string }[];
+      assert.ok(results.length > 0, 'found through the model-written context');
+      assert.ok(results.every((x) => !x.text.includes('Quokkaregel')), 'the shown text stays the original');
+      const bad = await cli(['index', folder, '--store', store, '--enrich', 'everything']);
+      assert.equal(bad.code, 2);
+      assert.match(bad.stderr, /--enrich takes contextual, summaries/);
+      fs.rmSync(store, { recursive: true, force: true });
+    } finally {
+      await ollama.close();
+    }
+  });
+
   it('indexes every document of the shared workspace with no errors', async () => {
     const store = tmp('docs-rag-cli-ws-');
     const r = await cli(['index', WORKSPACE, '--store', store, '--embedder', 'builtin', '--json']);
