@@ -51,6 +51,10 @@ export function engineConfigFromSettings(folder: vscode.WorkspaceFolder): Engine
   config.embed.provider = s.embedder;
   config.embed.model = s.ollamaEmbedModel;
   config.embed.ollamaHost = s.ollamaHost;
+  // Opt-in LLM enrichments while indexing; in Restricted Mode nothing is sent to any model.
+  if (vscode.workspace.isTrusted && (s.enrichContextual || s.enrichSummaries)) {
+    config.enrich = { contextual: s.enrichContextual, summaries: s.enrichSummaries, model: s.ollamaChatModel };
+  }
   return config;
 }
 
@@ -108,7 +112,7 @@ export class EngineHost implements vscode.Disposable {
         const e = await m.engine.openEngine({
           folder: folder.uri.fsPath,
           storeDir,
-          config: { ingest: config.ingest, chunk: config.chunk, embed: config.embed },
+          config: { ingest: config.ingest, chunk: config.chunk, embed: config.embed, enrich: config.enrich },
           embedderOverride: true,
         });
         this.log.info(`engine for "${folder.name}" open in ${Date.now() - started} ms (store ${storeDir}, embedder ${e.embedder.id}:${e.embedder.model})`);

@@ -13,6 +13,8 @@ export interface DocsRagSettings {
   ollamaEmbedModel: string;
   chatModel: 'vscode' | 'ollama';
   ollamaChatModel: string;
+  enrichContextual: boolean;
+  enrichSummaries: boolean;
   hybridAlpha: number | null;
   expansion: boolean;
   rerank: boolean;
@@ -59,6 +61,8 @@ export function readSettings(scope?: vscode.ConfigurationScope): DocsRagSettings
     ollamaEmbedModel: c.get<string>('ollama.embedModel') || DEFAULT_OLLAMA_EMBED_MODEL,
     chatModel: oneOf(c.get('chatModel'), ['vscode', 'ollama'] as const, 'vscode'),
     ollamaChatModel: c.get<string>('ollama.chatModel') || 'qwen2.5:7b-instruct',
+    enrichContextual: c.get<boolean>('enrich.contextual') === true,
+    enrichSummaries: c.get<boolean>('enrich.summaries') === true,
     hybridAlpha: typeof alpha === 'number' && alpha >= 0 && alpha <= 1 ? alpha : null,
     expansion: c.get<boolean>('search.expansion') === true,
     rerank: c.get<boolean>('search.rerank') === true,
@@ -71,4 +75,4 @@ export function readSettings(scope?: vscode.ConfigurationScope): DocsRagSettings
 }
 
 /** Settings whose change needs the engines to be reopened (a different index layout or embedder). */
-export const ENGINE_SETTINGS = ['docsRag.include', 'docsRag.exclude', 'docsRag.maxFileSizeMB', 'docsRag.embedder', 'docsRag.ollama.host', 'docsRag.ollama.embedModel', 'files.exclude'];
+export const ENGINE_SETTINGS = ['docsRag.include', 'docsRag.exclude', 'docsRag.maxFileSizeMB', 'docsRag.embedder', 'docsRag.ollama.host', 'docsRag.ollama.embedModel', 'docsRag.enrich.contextual', 'docsRag.enrich.summaries', 'docsRag.ollama.chatModel', 'files.exclude'];

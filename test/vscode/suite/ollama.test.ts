@@ -12,6 +12,8 @@ type AnswerStart = Extract<HostMessage, { type: 'answerStart' }>;
 
 /** Replies with the first sentence of source 1 followed by [1]. */
 function citeFirstSource(req: FakeChatRequest): string {
+  // Index enrichment (contextual retrieval): a context naming a word found in no document.
+  if (/situates a passage/.test(req.messages[0]?.content ?? '')) return 'Zusammenhang: Quokkaregel';
   const user = [...req.messages].reverse().find((m) => m.role === 'user')?.content ?? '';
   const m = /<source\b[^>]*\bn="1"[^>]*>([\s\S]*?)<\/source>/.exec(user);
   if (!m) return 'Die Quellen enthalten dazu nichts.';
@@ -51,7 +53,7 @@ describe('Ollama settings', () => {
   });
 
   after(async () => {
-    for (const key of ['chatModel', 'ollama.host', 'ollama.chatModel', 'embedder', 'ollama.embedModel']) {
+    for (const key of ['chatModel', 'ollama.host', 'ollama.chatModel', 'embedder', 'ollama.embedModel', 'enrich.contextual']) {
       await config().update(key, undefined, vscode.ConfigurationTarget.Workspace);
     }
     await fake.close();
@@ -78,6 +80,24 @@ describe('Ollama settings', () => {
     assert.equal(end.mode, 'extractive');
     assert.ok(end.citations.length > 0);
     assert.ok(end.notes.some((n) => /ollama/i.test(n)), `notes: ${end.notes.join(' | ')}`);
+  });
+
+  it('docsRag.enrich.contextual asks the Ollama chat model for passage contexts while indexing; they become searchable', async () => {
+    const a = await api();
+    const contextHits = async () => (await (await a.host.engine(folder())).store.fullTextSearch('Quokkaregel', { k: 5 })).length;
+    await config().update('ollama.host', fake.url, vscode.ConfigurationTarget.Workspace);
+    await config().update('ollama.chatModel', 'llama3.2', vscode.ConfigurationTarget.Workspace);
+    await config().update('enrich.contextual', true, vscode.ConfigurationTarget.Workspace);
+    await waitUntil('passages indexed with their model-written context', async () => {
+      await a.host.idle();
+      return (await contextHits()) > 0;
+    }, 90_000, 1000);
+    assert.ok(fake.requests.some((r) => r.path === '/api/chat' && r.body.model === 'llama3.2' && /situates a passage/.test(JSON.stringify(r.body))));
+    await config().update('enrich.contextual', undefined, vscode.ConfigurationTarget.Workspace);
+    await waitUntil('plain passages again once enrichment is off', async () => {
+      await a.host.idle();
+      return (await contextHits()) === 0;
+    }, 90_000, 1000);
   });
 
   it('docsRag.embedder "ollama" re-embeds the index with docsRag.ollama.embedModel', async () => {
