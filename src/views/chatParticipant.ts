@@ -92,8 +92,9 @@ export function createChatHandler(service: DocsService, log: Log): vscode.ChatRe
 
       stream.progress(request.command === 'summary' ? 'Collecting the matching documents and sections…' : 'Searching the documents…');
       let sources = new Map<number, AskCitation>();
-      // Without a model the answer quotes documents verbatim: show their text as text, not as Markdown.
-      const quoted = !chatModel;
+      // The extractive answer (no model, or after the model failed) quotes documents verbatim: show their text as text,
+      // not as Markdown.
+      let quoted = !chatModel;
       const streamer = new CitationStreamer((piece) => {
         if (piece.kind === 'text') stream.markdown(quoted ? escapeQuotedText(piece.text) : piece.text);
         else {
@@ -113,6 +114,9 @@ export function createChatHandler(service: DocsService, log: Log): vscode.ChatRe
         },
         onSources: (list) => {
           sources = new Map(list.map((c) => [c.n, c]));
+        },
+        onExtractive: () => {
+          quoted = true;
         },
         onToken: (text) => {
           if (!token.isCancellationRequested) streamer.push(text);

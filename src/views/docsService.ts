@@ -6,7 +6,7 @@ import type { RetrievalResult, Retriever, RetrieveOptions } from '../rag/search/
 import type { ChatModel, Passage, SearchHit, TraceSpan } from '../rag/types';
 import type { EngineHost } from './engineHost';
 import { loadEngineModules } from './engineModules';
-import { formatTrace, type Log } from './log';
+import { errorMessage, formatTrace, type Log } from './log';
 import { locationLabel, type Locator } from './locations';
 import { readSettings, type DocsRagSettings } from './settings';
 
@@ -92,11 +92,10 @@ export interface AskOptions {
   onStage?: (stage: string) => void;
   /** Streamed answer text with [n] markers. */
   onToken?: (text: string) => void;
-  /**
-   * Called once the passages are retrieved, with the number each source gets in the prompt (the answer numbers its
-   * sources in retrieval order, so this mapping holds for every [n] the model can cite).
-   */
+  /** The exact numbered sources of the answer, resolved to locations, before any text that cites them is streamed. */
   onSources?: (sources: AskCitation[]) => void;
+  /** Called before the extractive answer (quoted document text) is streamed, also after a model failure mid-answer. */
+  onExtractive?: () => void;
 }
 
 /** Most passages given to the model (fewer when its context window is small). */
@@ -150,21 +149,28 @@ export class DocsService {
       }
       return r;
     };
-    let predicted = new Map<number, ResolvedHit>();
     const retriever: Retriever = {
       retrieve: async (q, options) => {
         const result = await multi.retrieve(q, { ...options, flow: o.flow ?? options?.flow });
         for (const h of result.hits) retrieved.set(h.passage.id, h.passage);
         for (const c of result.context?.passages ?? []) retrieved.set(c.passage.id, c.passage);
-        // Same candidates and order as the answer stage numbers them (its budget only cuts the tail).
-        const candidates: SearchHit[] = result.context?.passages.length ? result.context.passages.map((c) => ({ passage: c.passage, score: c.score })) : result.hits;
-        const sources = answer.selectSources(candidates, MAX_SOURCES, Number.POSITIVE_INFINITY);
-        const resolved = await Promise.all(sources.map(async (s) => ({ n: s.n, hit: await resolvePassage(s.passage) })));
-        const citations = resolved.filter((c): c is AskCitation => !!c.hit);
-        predicted = new Map(citations.map((c) => [c.n, c.hit]));
-        o.onSources?.(citations);
         return result;
       },
+    };
+    // The answer stage tells the exact numbered sources before it streams text that cites them (again after a retry
+    // or a fallback to the extractive answer). Their locations resolve asynchronously, so streamed text waits in order
+    // behind the latest resolution: every [n] reaches the UI after the source it names.
+    let sourcesReady: Promise<void> = Promise.resolve();
+    let delivered: Promise<void> = Promise.resolve();
+    const onSources = (list: { n: number; passage: Passage }[]) => {
+      sourcesReady = (async () => {
+        const resolved = await Promise.all(list.map(async (s) => ({ n: s.n, hit: await resolvePassage(s.passage) })));
+        o.onSources?.(resolved.filter((c): c is AskCitation => !!c.hit));
+      })().catch((err: unknown) => this.log.warn(`could not resolve the cited sources: ${errorMessage(err)}`));
+    };
+    const onToken = (text: string) => {
+      const ready = sourcesReady;
+      delivered = delivered.then(() => ready).then(() => o.onToken?.(text));
     };
     const first = (await this.host.openEngines())[0];
     const settings = readSettings();
@@ -176,20 +182,18 @@ export class DocsService {
       maxSources: MAX_SOURCES,
       length: settings.answerLength,
       signal: o.signal,
-      onToken: o.onToken,
+      onSources,
+      onToken,
       onStage: o.onStage,
+      onExtractive: o.onExtractive,
     });
+    await delivered;
     this.log.info(formatTrace(`answer (${result.mode}, ${result.citations.length} citations)`, result.trace));
     const citations: AskCitation[] = [];
     for (const c of result.citations) {
       const passage = retrieved.get(c.passageId);
       const hit = passage ? await resolvePassage(passage) : undefined;
-      if (!hit) continue;
-      const guess = predicted.get(c.n);
-      if (result.mode === 'generative' && guess && guess.hit.passage.id !== c.passageId) {
-        this.log.warn(`citation [${c.n}] was streamed as ${guess.label} but the answer resolved it to ${c.path}`);
-      }
-      citations.push({ n: c.n, hit });
+      if (hit) citations.push({ n: c.n, hit });
     }
     return { answer: result.answer, mode: result.mode, model: result.model, citations, notes: result.notes, unsupported: result.unsupported };
   }

@@ -41,7 +41,11 @@ export class IndexingController implements vscode.Disposable {
         const outcomes: IndexOutcome[] = [];
         let lastDone = 0;
         for (const folder of this.host.folders()) {
-          if (abort.signal.aborted) break;
+          // Cancelled before this folder started: say so for it too (a cancel can arrive before the first folder runs).
+          if (abort.signal.aborted) {
+            outcomes.push({ folder: folder.name, error: 'cancelled' });
+            continue;
+          }
           try {
             const result = await this.host.index(folder, {
               full: o.full,

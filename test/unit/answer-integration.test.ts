@@ -138,9 +138,24 @@ describe('answer: answerQuestion over a real index', function () {
   ] as const) {
     it(`${name} → a clear message, and the extractive answer from search still works`, async () => {
       const { url, timeoutMs } = await setup();
-      const r = await answerQuestion('Which opt-level does the release profile set?', { retriever, chatModel: model(url, 'llama3.2', timeoutMs) });
+      // A UI must learn, before the quoted text arrives, that it is the extractive answer and which sources its [n] name.
+      const events: string[] = [];
+      let lastSources: number[] = [];
+      const r = await answerQuestion('Which opt-level does the release profile set?', {
+        retriever,
+        chatModel: model(url, 'llama3.2', timeoutMs),
+        onSources: (list) => {
+          lastSources = list.map((x) => x.n);
+          events.push('sources');
+        },
+        onExtractive: () => events.push('extractive'),
+        onToken: () => events.push('token'),
+      });
       assert.equal(r.mode, 'extractive');
       assert.equal(r.flags.modelFailed, true);
+      const lastExtractive = events.lastIndexOf('extractive');
+      assert.ok(lastExtractive > events.lastIndexOf('sources') - 1 && lastExtractive < events.lastIndexOf('token'), events.join(','));
+      assert.deepEqual(lastSources, r.citations.map((c) => c.n).filter((n, i, a) => a.indexOf(n) === i).sort((a, b) => a - b));
       assert.ok(r.notes.some((n) => re.test(n)), r.notes.join('\n'));
       assert.ok(r.answer.startsWith('The language model is unavailable — the most relevant passages:'), r.answer);
       assert.equal(r.citations[0].path, 'cargo/profiles.md');

@@ -48,6 +48,8 @@ export interface AnswerOptions {
    * sources grow with each tool call and are only final in the result), so a UI can link [n] while streaming.
    */
   onSources?: (sources: NumberedSource[]) => void;
+  /** Called before the extractive answer (quoted document text) is streamed: without a model, or after it failed. */
+  onExtractive?: () => void;
 }
 
 /** Tokens the model may generate (num_predict), by answer length. */
@@ -132,6 +134,7 @@ export async function answerQuestion(question: string, opts: AnswerOptions): Pro
     const shape = { ...EXTRACTIVE_SHAPE[opts.length ?? 'medium'], ...opts.extractive };
     const ex = extractiveAnswer(q, hits, lang, { reason, ...shape });
     opts.onSources?.(ex.sources);
+    opts.onExtractive?.();
     const citations = ex.sources.map((s) => toCitation(s.n, s.passage));
     // After a model failure mid-stream, start the quotes on a fresh paragraph.
     opts.onToken?.(streamed ? `\n\n${ex.answer}` : ex.answer);
