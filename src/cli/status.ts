@@ -1,5 +1,6 @@
 // docs-rag status --folder <folder>: what the index holds, which embedder built it, the last run, and per-file problems.
 import * as fs from 'node:fs';
+import { isAlive } from '../rag/index/indexer';
 import { openStore } from '../rag/store';
 import { META_FILE } from '../rag/store/meta';
 import { parse, printJson, requireFolder, resolveStore } from './common';
@@ -62,14 +63,5 @@ export async function run(argv: string[]): Promise<number> {
     return 0;
   } finally {
     await store.close();
-  }
-}
-
-function isAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (err) {
-    return (err as NodeJS.ErrnoException).code === 'EPERM';
   }
 }

@@ -2,7 +2,8 @@
 import * as vscode from 'vscode';
 import { DEFAULT_EXCLUDE, DEFAULT_INCLUDE, DEFAULT_OLLAMA_EMBED_MODEL, DEFAULT_OLLAMA_HOST } from '../rag/config';
 
-export type AnswerLength = 'short' | 'medium' | 'long';
+import type { AnswerLength } from '../rag/search/budget';
+export type { AnswerLength };
 
 export interface DocsRagSettings {
   include: string[];

@@ -7,7 +7,7 @@ import { normaliseCitationStyles, resolveCitations, stripUnknownCitations, toCit
 import { extractiveAnswer, noPassagesMessage, pickPassages } from './extractive';
 import { overlapsWholly } from './text';
 import { checkQuestion, detectInjection, lowSupportDisclaimer, redactionNote, redactSecrets, StreamRedactor } from './guardrails';
-import { estimateTokens } from './ollamaChat';
+import { estimateTokens } from '../search/budget';
 import { answerSystemPrompt, buildAnswerMessages, renderSource, type AnswerLength } from './prompts';
 import { checkSupport } from './support';
 import type { ToolContext } from './tools';

@@ -13,7 +13,8 @@ export {
   redactSecrets,
   StreamRedactor,
 } from './guardrails';
-export { contextLengthFromShow, estimateTokens, OllamaChatModel, type OllamaChatOptions } from './ollamaChat';
+export { estimateTokens } from '../search/budget';
+export { contextLengthFromShow, OllamaChatModel, type OllamaChatOptions } from './ollamaChat';
 export { buildAnswerMessages, neutralise, type AnswerLength } from './prompts';
 export { checkSupport, type SupportReport } from './support';
 export { AGENT_TOOLS, KEYWORD_SEARCH, READ_CHUNK, SEMANTIC_SEARCH, ToolRunner, type ToolContext } from './tools';

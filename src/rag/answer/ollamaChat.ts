@@ -12,6 +12,7 @@ import {
   type ToolCall,
   type ToolSpec,
 } from '../types';
+import { estimateTokens } from '../search/budget';
 
 export interface OllamaChatOptions {
   model: string;
@@ -33,9 +34,6 @@ export interface OllamaChatOptions {
 const FALLBACK_CONTEXT_WINDOW = 4096;
 
 /** Rough token estimate that errs low (about 4 characters a token), so an early overflow error is never wrong. */
-export function estimateTokens(text: string): number {
-  return Math.ceil(text.length / 4);
-}
 
 export class OllamaChatModel implements ChatModel {
   readonly id: string;

@@ -41,7 +41,8 @@ export function renderSources(sources: NumberedSource[]): string {
   return `<sources>\n${sources.map((s) => renderSource(s.n, s.passage)).join('\n')}\n</sources>`;
 }
 
-export type AnswerLength = 'short' | 'medium' | 'long';
+import type { AnswerLength } from '../search/budget';
+export type { AnswerLength };
 
 function lengthRule(length: AnswerLength): string {
   if (length === 'short') return '5. Be brief: one to three sentences with the direct answer.';

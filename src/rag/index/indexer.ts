@@ -283,7 +283,8 @@ async function runIndex(engine: Engine, o: IndexOptions): Promise<IndexRunResult
   return result;
 }
 
-function isAlive(pid: number): boolean {
+/** Whether a process with this pid exists (EPERM: it exists but belongs to someone else). */
+export function isAlive(pid: number): boolean {
   try {
     process.kill(pid, 0);
     return true;
