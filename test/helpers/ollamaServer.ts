@@ -11,6 +11,7 @@
 // Usable from another process through `ollamaServerMain.ts` (prints the URL on stdout).
 
 import * as http from 'node:http';
+import * as net from 'node:net';
 import type { AddressInfo } from 'node:net';
 
 export interface FakeChatRequest {
@@ -402,4 +403,13 @@ export async function startFakeOllama(opts: FakeOllamaOptions = {}): Promise<Fak
         server.closeAllConnections();
       }),
   };
+}
+
+/** A loopback port with nothing listening (bound, then released): an "Ollama host that is down". */
+export async function closedPort(): Promise<number> {
+  const srv = net.createServer();
+  await new Promise<void>((r) => srv.listen(0, '127.0.0.1', r));
+  const port = (srv.address() as net.AddressInfo).port;
+  await new Promise<void>((r) => srv.close(() => r()));
+  return port;
 }

@@ -2,7 +2,6 @@
 // `ollama` client against the Ollama-API test server with a deterministic test model (answerTestModel.ts).
 import { strict as assert } from 'node:assert';
 import * as fs from 'node:fs';
-import * as net from 'node:net';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { answerQuestion } from '../../src/rag/answer/answer';
@@ -15,17 +14,9 @@ import { openEngine, type Engine } from '../../src/rag/engine';
 import { indexFolder } from '../../src/rag/index/indexer';
 import { createRetriever } from '../../src/rag/search';
 import type { Retriever } from '../../src/rag/search/types';
-import { startFakeOllama, type FakeChatRequest, type FakeOllama } from '../helpers/ollamaServer';
+import { closedPort, startFakeOllama, type FakeChatRequest, type FakeOllama } from '../helpers/ollamaServer';
 import { assertCitationResolves, writeFixture } from './answerFixtures';
 import { testModel } from './answerTestModel';
-
-async function closedPort(): Promise<number> {
-  const srv = net.createServer();
-  await new Promise<void>((r) => srv.listen(0, '127.0.0.1', r));
-  const port = (srv.address() as net.AddressInfo).port;
-  await new Promise<void>((r) => srv.close(() => r()));
-  return port;
-}
 
 describe('answer: answerQuestion over a real index', function () {
   this.timeout(120_000);

@@ -1,18 +1,8 @@
 // OllamaChatModel through the real `ollama` client against the Ollama-API test server.
 import { strict as assert } from 'node:assert';
-import * as net from 'node:net';
 import { OllamaChatModel } from '../../src/rag/answer/ollamaChat';
 import { ModelError } from '../../src/rag/types';
-import { startFakeOllama, type FakeOllama } from '../helpers/ollamaServer';
-
-/** A port with nothing listening (bound, then released). */
-async function closedPort(): Promise<number> {
-  const srv = net.createServer();
-  await new Promise<void>((r) => srv.listen(0, '127.0.0.1', r));
-  const port = (srv.address() as net.AddressInfo).port;
-  await new Promise<void>((r) => srv.close(() => r()));
-  return port;
-}
+import { closedPort, startFakeOllama, type FakeOllama } from '../helpers/ollamaServer';
 
 function expectModelError(kind: ModelError['kind'], re: RegExp) {
   return (e: unknown) => {

@@ -3,7 +3,6 @@
 // including failures (malformed output, timeout, unreachable host), which must fall back to the model-free path.
 import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
-import * as net from 'node:net';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { OllamaChatModel } from '../../src/rag/answer/ollamaChat';
@@ -13,7 +12,7 @@ import { createRetriever } from '../../src/rag/search';
 import { openStore } from '../../src/rag/store';
 import type { LanceStore } from '../../src/rag/store/lanceStore';
 import type { Embedder, IndexedPassage } from '../../src/rag/types';
-import { startFakeOllama, type FakeChatRequest, type FakeOllama } from '../helpers/ollamaServer';
+import { closedPort, startFakeOllama, type FakeChatRequest, type FakeOllama } from '../helpers/ollamaServer';
 
 const DOCS: { path: string; text: string; lang: 'de' | 'en' }[] = [
   { path: 'urlaub.md', lang: 'de', text: 'Der Urlaub muss im laufenden Kalenderjahr gewährt und genommen werden. Eine Übertragung ist nur bei dringenden Gründen statthaft.' },
@@ -56,14 +55,6 @@ function rerankBy(marker: string): ChatHandler {
     const blocks = user(req).match(/\[\d+\][^[]*/g) ?? [];
     return JSON.stringify({ scores: blocks.map((b) => (b.includes(marker) ? 10 : 1)) });
   };
-}
-
-async function closedPort(): Promise<number> {
-  const srv = net.createServer();
-  await new Promise<void>((r) => srv.listen(0, '127.0.0.1', r));
-  const port = (srv.address() as net.AddressInfo).port;
-  await new Promise<void>((r) => srv.close(() => r()));
-  return port;
 }
 
 describe('search: LLM stages end to end (real ollama client, test server, real LanceDB)', function () {

@@ -10,6 +10,7 @@ export interface AugmentSettings {
   enableDocumentExpansion: boolean;
   maxDocumentsToExpand: number;
   maxChunksPerDocument: number;
+  /** A document is expanded when its best hit scores at least this share of the top hit's score. */
   expansionThreshold: number;
 }
 

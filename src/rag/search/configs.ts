@@ -1,8 +1,10 @@
 // Named retrieval configurations (what ships, baselines, ablations). Each is a full SearchSettings object;
 // `createRetriever(engine, {config, overrides})` picks one and applies overrides.
 import type { Level } from '../types';
+import type { AugmentSettings } from './augment';
 
-export interface SearchSettings {
+/** Context augmentation for answers (parent section, neighbours, document expansion) comes from AugmentSettings. */
+export interface SearchSettings extends AugmentSettings {
   /** Default number of results. */
   k: number;
   /** Candidates taken from each of the keyword and vector lists. */
@@ -39,14 +41,6 @@ export interface SearchSettings {
   maxPerDocument: number;
   mmr: boolean;
   mmrLambda: number;
-  /** Context augmentation for answers. */
-  parentSection: boolean;
-  neighbourWindow: number;
-  enableDocumentExpansion: boolean;
-  maxDocumentsToExpand: number;
-  maxChunksPerDocument: number;
-  /** A document is expanded when its best hit scores at least this share of the top hit's score. */
-  expansionThreshold: number;
   /** Summary flow: documents taken, and the most L1 sections before falling back to L0 summaries. */
   summaryMaxDocuments: number;
   /** Summary flow: a document is taken when its score is at least this share of the best document's. */
