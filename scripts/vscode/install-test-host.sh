@@ -21,6 +21,13 @@ fail() { echo "[install-test-host] ERROR: $*" >&2; exit 1; }
 
 mkdir -p "$CACHE"
 
+# Under `npm test` the outer npm exports npm_config_* / npm_* variables (npm_config_user_agent names the outer Node 20,
+# and code-server's postinstall reads the Node major version from it; npm_config_prefix and friends would redirect the
+# nested installs). The nested installs below must behave as if run from a clean shell.
+for name in $(compgen -e); do
+  case "$name" in npm_config_*|npm_package_*|npm_lifecycle_*|npm_command|npm_execpath|npm_node_execpath|INIT_CWD) unset "$name" ;; esac
+done
+
 # 1. Chromium (headless browser that renders the VS Code web UI) and kerberos headers (a native module of the server).
 if [[ ! -x /usr/bin/chromium ]]; then
   log "installing chromium and libkrb5-dev with apt-get (needs root)"
