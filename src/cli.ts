@@ -1,5 +1,6 @@
 // `docs-rag` command line: a thin dispatcher. Each command lives in src/cli/<name>.ts and drives the engine in src/rag.
 import { UsageError, printUsage } from './cli/common';
+import { explainStoreError } from './rag/store/errors';
 
 type CommandModule = { run(argv: string[]): Promise<number> };
 
@@ -37,7 +38,8 @@ main(process.argv.slice(2)).then(
       process.exitCode = 2;
       return;
     }
-    process.stderr.write(`docs-rag: ${err instanceof Error ? err.message : String(err)}\n`);
+    // LanceDB's raw messages (Rust paths, cause chains) become one sentence; DOCS_RAG_DEBUG shows the original.
+    process.stderr.write(`docs-rag: ${explainStoreError(err)}\n`);
     if (process.env.DOCS_RAG_DEBUG && err instanceof Error) process.stderr.write(`${err.stack}\n`);
     process.exitCode = 1;
   },

@@ -2,6 +2,7 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { openEngine, type EngineConfigOverrides } from '../rag/engine';
+import { describeHolder } from '../rag/index/writerLock';
 import { indexFolder, type IndexProgress, type IndexRunResult } from '../rag/index/indexer';
 import { UsageError, parse, printJson, resolveStore } from './common';
 
@@ -15,7 +16,10 @@ export async function run(argv: string[]): Promise<number> {
     enrich: { type: 'string' },
     'enrich-model': { type: 'string' },
     json: { type: 'boolean' },
+    wait: { type: 'boolean' },
+    'no-wait': { type: 'boolean' },
   });
+  if (values.wait && values['no-wait']) throw new UsageError('--wait and --no-wait exclude each other');
   if (positionals.length !== 1) throw new UsageError('index needs exactly one <folder>');
   const folder = path.resolve(positionals[0]);
   if (!fs.existsSync(folder) || !fs.statSync(folder).isDirectory()) {
@@ -48,7 +52,13 @@ export async function run(argv: string[]): Promise<number> {
   process.on('SIGINT', onSigint);
   let result: IndexRunResult;
   try {
-    result = await indexFolder(engine, { onProgress: bar ? (p) => bar.update(p) : undefined, signal: controller.signal, full: values.full });
+    result = await indexFolder(engine, {
+      onProgress: bar ? (p) => bar.update(p) : undefined,
+      signal: controller.signal,
+      full: values.full,
+      wait: !values['no-wait'],
+      onWait: (holder) => process.stderr.write(`docs-rag: ${describeHolder(holder)} is writing this index; waiting for it to finish (Ctrl+C to stop).\n`),
+    });
   } finally {
     process.off('SIGINT', onSigint);
     bar?.clear();
@@ -69,6 +79,7 @@ function extras(r: IndexRunResult): Record<string, unknown> {
   if (r.reembedded) out.reembedded = true;
   if (r.cancelled) out.cancelled = true;
   if (r.recovered) out.recovered = true;
+  if (r.repairedPassages) out.repairedPassages = r.repairedPassages;
   return out;
 }
 
@@ -77,7 +88,11 @@ function summary(r: IndexRunResult, storeDir: string): string {
     `${r.cancelled ? 'Cancelled' : 'Indexed'}: ${r.files} documents, ${r.chunks} passages in ${(r.ms / 1000).toFixed(1)} s ` +
       `(${r.added ?? 0} added, ${r.updated ?? 0} updated, ${r.removed ?? 0} removed, ${r.unchanged} unchanged).`,
   ];
-  if (r.recovered) lines.push('The previous run was interrupted; the index was repaired.');
+  if (r.recovered) {
+    lines.push(
+      `The index needed repair (an interrupted run, or passages its records did not account for)${r.repairedPassages ? `: ${r.repairedPassages} passages removed and their files indexed again` : ''}.`,
+    );
+  }
   if (r.errors.length > 0) {
     lines.push(`${r.errors.length} file(s) not indexed:`);
     for (const e of r.errors) lines.push(`  ${e.path}: ${e.reason}`);

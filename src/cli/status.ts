@@ -1,6 +1,6 @@
 // docs-rag status --folder <folder>: what the index holds, which embedder built it, the last run, and per-file problems.
 import * as fs from 'node:fs';
-import { isAlive } from '../rag/index/indexer';
+import { isAlive } from '../rag/index/writerLock';
 import { openStore } from '../rag/store';
 import { META_FILE } from '../rag/store/meta';
 import { parse, printJson, requireFolder, resolveStore } from './common';

@@ -8,6 +8,7 @@ import { openStore } from './store';
 import type { IndexStore } from './store/types';
 import type { Embedder } from './types';
 import { WriteQueue } from './index/writeQueue';
+import { tryAcquireWriterLock } from './index/writerLock';
 
 export interface Engine {
   folder: string;
@@ -83,8 +84,18 @@ export async function openEngine(o: OpenEngineOptions): Promise<Engine> {
   let pool: ParserPool | null = null;
   let closed = false;
   let timer: NodeJS.Timeout | null = null;
+  // Optimize writes too: it takes the cross-process writer lock, and is skipped while another process writes (that
+  // writer's own run ends with an optimize, or schedules one).
   const optimizeNow = (opts?: { deleteUnverified?: boolean }) =>
-    queue.run(() => store.optimize(opts));
+    queue.run(async () => {
+      const release = await tryAcquireWriterLock(storeDir, 'optimizing');
+      if (!release) return;
+      try {
+        await store.optimize(opts);
+      } finally {
+        release();
+      }
+    });
   return {
     folder,
     storeDir,

@@ -6,6 +6,7 @@ import * as path from 'node:path';
 import { openEngine } from '../../src/rag/engine';
 import { indexFolder } from '../../src/rag/index/indexer';
 import { readMeta, writeMeta } from '../../src/rag/store/meta';
+import { WRITER_LOCK_FILE, processStartTime } from '../../src/rag/index/writerLock';
 
 describe('indexer: one run per index across processes, recovery after a killed run', function () {
   this.timeout(120_000);
@@ -23,8 +24,13 @@ describe('indexer: one run per index across processes, recovery after a killed r
       const store = engine.storeDir;
       const other = spawn(process.execPath, ['-e', 'setTimeout(() => {}, 60000)'], { stdio: 'ignore' });
       try {
+        // A live process holds the writer lock: a run that may not wait is refused, naming it.
+        fs.writeFileSync(
+          path.join(store, WRITER_LOCK_FILE),
+          JSON.stringify({ pid: other.pid, procStart: processStartTime(other.pid!), host: os.hostname(), since: Date.now(), purpose: 'indexing' }),
+        );
         writeMeta(store, { ...readMeta(store)!, runInProgress: { startedAt: Date.now(), pid: other.pid! } });
-        await assert.rejects(indexFolder(engine), /Another docs-rag process \(pid \d+\) is indexing/);
+        await assert.rejects(indexFolder(engine, { wait: false }), /Another docs-rag process \(pid \d+, indexing since .*\) is writing this index/);
       } finally {
         other.kill('SIGKILL');
         await new Promise((r) => other.once('exit', r));

@@ -1,5 +1,6 @@
 // The incremental, crash-safe indexer: walk → plan → (hash → parse in workers → chunk → embed) for changed files, with a
 // bounded number of files in flight, and batched writes through the store (each file's passages replaced in one commit).
+import { acquireWriterLock, WriterLockAbortedError, type LockHolder } from './writerLock';
 import type { Engine } from '../engine';
 import { chunkDocument } from '../chunk';
 import { enrichForIndex } from '../enrich';
@@ -30,8 +31,10 @@ export interface IndexRunResult {
   reembedded?: boolean;
   /** The run was cancelled; the index is consistent and the next run continues. */
   cancelled?: boolean;
-  /** The previous run was killed; this run repaired the index first. */
+  /** The previous run was killed (or the store held unaccounted passages); this run repaired the index first. */
   recovered?: boolean;
+  /** Passages the repair removed (their files were indexed again). */
+  repairedPassages?: number;
   /** Counts of this run's work. */
   added?: number;
   updated?: number;
@@ -50,6 +53,10 @@ export interface IndexOptions {
   full?: boolean;
   /** When to fold new rows into the indexes: now (default without `paths`), debounced (default with `paths`), or never. */
   optimize?: 'now' | 'debounced' | 'never';
+  /** When another process writes this index: wait for it (default) or fail at once with WriterLockBusyError. */
+  wait?: boolean;
+  /** Called once when the run starts waiting for another process's writer lock. */
+  onWait?: (holder: LockHolder) => void;
 }
 
 /** Passages or files buffered before one write (bounded memory, few commits). */
@@ -58,7 +65,38 @@ const FLUSH_FILES = 200;
 
 /** Indexes the engine's folder through its write queue (so runs, watcher updates and optimize never interleave). */
 export function indexFolder(engine: Engine, o: IndexOptions = {}): Promise<IndexRunResult> {
-  return engine.queue.run(() => runIndex(engine, o));
+  return engine.queue.run(async () => {
+    const started = Date.now();
+    let release: () => void;
+    try {
+      // One writer per store across processes (the queue only orders the writers of this process).
+      release = await acquireWriterLock(engine.storeDir, { wait: o.wait, signal: o.signal, onWait: o.onWait, purpose: 'indexing' });
+    } catch (err) {
+      if (err instanceof WriterLockAbortedError) return cancelledBeforeStart(engine, started);
+      throw err;
+    }
+    try {
+      return await runIndex(engine, o);
+    } finally {
+      release();
+    }
+  });
+}
+
+/** The result of a run cancelled while it waited for another process: nothing was read or written. */
+async function cancelledBeforeStart(engine: Engine, started: number): Promise<IndexRunResult> {
+  const records = await engine.store.listFiles().catch(() => []);
+  return {
+    files: records.filter((r) => r.status === 'indexed' && r.passages > 0).length,
+    chunks: await engine.store.countPassages().catch(() => 0),
+    unchanged: 0,
+    errors: [],
+    ms: Date.now() - started,
+    added: 0,
+    updated: 0,
+    removed: 0,
+    cancelled: true,
+  };
 }
 
 async function runIndex(engine: Engine, o: IndexOptions): Promise<IndexRunResult> {
@@ -93,18 +131,19 @@ async function runIndex(engine: Engine, o: IndexOptions): Promise<IndexRunResult
   const enrich = config.enrich && (config.enrich.contextual || config.enrich.summaries) ? config.enrich : undefined;
   // So are the chunking settings and the pipeline version: a file chunked another way is redone, not kept.
   const embedderKey = `${info.id}:${info.model}${enrich ? `+enrich(${enrich.contextual ? 'c' : ''}${enrich.summaries ? 's' : ''}:${enrich.model ?? 'default'})` : ''}+${pipelineFingerprint(config.chunk)}`;
-  const running = store.meta()?.runInProgress;
-  if (running && running.pid !== process.pid && isAlive(running.pid)) {
-    throw new Error(
-      `Another docs-rag process (pid ${running.pid}) is indexing this index (${engine.storeDir}). Wait for it to finish, or stop it and run again.`,
-    );
-  }
-  // Checked before anything is written, so a live run of another process is never disturbed (not even by a reset).
+  // We hold the writer lock: a run mark left in meta.json is a run that was killed (whatever its pid is now).
   const reembedded = await store.useEmbedder(info);
   if (reembedded) warnings.push(`The index was built by another embedder; every document is re-embedded with ${embedderKey}.`);
-  const recovered = !!store.meta()?.runInProgress;
+  let recovered = !!store.meta()?.runInProgress;
+  // A store that holds more passages than its file records count (duplicates written by two unlocked writers of an
+  // older version, or any other damage) is repaired like a killed run: the affected files are removed and redone.
+  if (!recovered && (await passageCountMismatch(store))) {
+    recovered = true;
+    warnings.push('The index held passages its file records do not account for (for example duplicates); the affected files are indexed again.');
+  }
   await store.markRun(true);
-  if (recovered) await store.repair();
+  let repairedPassages = 0;
+  if (recovered) repairedPassages = await store.repair();
   lap('open');
 
   const walkOptions = { include: config.ingest.include, exclude: config.ingest.exclude, storeDir: engine.storeDir, signal };
@@ -274,6 +313,7 @@ async function runIndex(engine: Engine, o: IndexOptions): Promise<IndexRunResult
   if (reembedded) result.reembedded = true;
   if (cancelled) result.cancelled = true;
   if (recovered) result.recovered = true;
+  if (repairedPassages > 0) result.repairedPassages = repairedPassages;
   if (warnings.length > 0) result.warnings = warnings;
   await store.setLastRun({ startedAt: started, finishedAt: Date.now(), files: result.files, errors: result.errors.length, unchanged });
   lap('finish');
@@ -283,14 +323,11 @@ async function runIndex(engine: Engine, o: IndexOptions): Promise<IndexRunResult
   return result;
 }
 
-/** Whether a process with this pid exists (EPERM: it exists but belongs to someone else). */
-export function isAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (err) {
-    return (err as NodeJS.ErrnoException).code === 'EPERM';
-  }
+/** Whether the passages table holds another number of rows than the indexed file records say. */
+async function passageCountMismatch(store: Engine['store']): Promise<boolean> {
+  const records = await store.listFiles();
+  const expected = records.reduce((n, r) => n + (r.status === 'indexed' ? r.passages : 0), 0);
+  return (await store.countPassages()) !== expected;
 }
 
 async function hasIndexes(store: Engine['store']): Promise<boolean> {

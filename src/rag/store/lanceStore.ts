@@ -58,10 +58,10 @@ export class LanceStore implements IndexStore {
   }
 
   async init(): Promise<void> {
+    // Opening never creates a table: another process may be creating it right now, and only the writer (holding the
+    // writer lock, see index/writerLock.ts) creates tables, in useEmbedder().
     const names = await this.db.tableNames();
-    this.files = names.includes(FILES_TABLE)
-      ? await this.db.openTable(FILES_TABLE)
-      : await this.db.createEmptyTable(FILES_TABLE, filesSchema(), { existOk: true });
+    if (names.includes(FILES_TABLE)) this.files = await this.db.openTable(FILES_TABLE);
     if (names.includes(PASSAGES_TABLE)) this.passages = await this.db.openTable(PASSAGES_TABLE);
   }
 
@@ -105,6 +105,12 @@ export class LanceStore implements IndexStore {
       meta.embedder.dimension === info.dimension;
     if (same && this.passages) return false;
     const names = await this.db.tableNames();
+    if (same && names.includes(PASSAGES_TABLE)) {
+      // Created by another process after this store was opened: open it, never reset it.
+      this.passages = await this.db.openTable(PASSAGES_TABLE);
+      await this.openFiles();
+      return false;
+    }
     // Order matters for crash safety: meta is written last, so a killed reset is simply redone.
     if (names.includes(FILES_TABLE)) await this.db.dropTable(FILES_TABLE);
     if (names.includes(PASSAGES_TABLE)) await this.db.dropTable(PASSAGES_TABLE);
@@ -121,6 +127,18 @@ export class LanceStore implements IndexStore {
     return this.files;
   }
 
+  /** The files table, opened when another process created it after we opened the store; null while there is none. */
+  private async openFiles(): Promise<Table | null> {
+    if (!this.files && (await this.db.tableNames()).includes(FILES_TABLE)) this.files = await this.db.openTable(FILES_TABLE);
+    return this.files;
+  }
+
+  /** The files table for a write (the caller is the writer): created when missing. */
+  private async writableFiles(): Promise<Table> {
+    this.files ??= await this.db.createEmptyTable(FILES_TABLE, filesSchema(), { existOk: true });
+    return this.files;
+  }
+
   private passagesTable(): Table {
     if (!this.passages) throw new Error('The index is empty: run "docs-rag index <folder>" first.');
     return this.passages;
@@ -131,7 +149,8 @@ export class LanceStore implements IndexStore {
    * version ~1 ms. Our own writes update the cache; a commit by another process changes the version and forces a reload.
    */
   async listFiles(): Promise<FileRecord[]> {
-    const files = this.filesTable();
+    const files = await this.openFiles();
+    if (!files) return [];
     const version = await files.version();
     if (!this.filesCache || this.filesCache.version !== version) {
       const rows = await files.query().toArray();
@@ -215,7 +234,7 @@ export class LanceStore implements IndexStore {
   private async upsertRecords(records: FileRecord[]): Promise<void> {
     if (records.length === 0) return;
     const data = lancedb.makeArrowTable(records.map((r) => ({ ...r })), { schema: filesSchema() });
-    const files = this.filesTable();
+    const files = await this.writableFiles();
     const before = await files.version();
     await withCommitRetry(() =>
       files.mergeInsert('path').whenMatchedUpdateAll().whenNotMatchedInsertAll().execute(data),
@@ -254,7 +273,8 @@ export class LanceStore implements IndexStore {
         const table = this.passages;
         await withCommitRetry(() => table.delete(where));
       }
-      const files = this.filesTable();
+      const files = await this.openFiles();
+      if (!files) continue;
       const before = await files.version();
       await withCommitRetry(() => files.delete(where));
       await this.updateFilesCache(before, (byPath) => {
@@ -429,7 +449,8 @@ export class LanceStore implements IndexStore {
         table.optimize({ cleanupOlderThan: new Date(Date.now() - 60_000), deleteUnverified: options.deleteUnverified ?? false }),
       );
     }
-    const files = this.filesTable();
+    const files = await this.openFiles();
+    if (!files) return;
     await withCommitRetry(() =>
       files.optimize({ cleanupOlderThan: new Date(Date.now() - 60_000), deleteUnverified: options.deleteUnverified ?? false }),
     );
