@@ -107,7 +107,13 @@ async function runIndex(engine: Engine, o: IndexOptions): Promise<IndexRunResult
   if (recovered) await store.repair();
   lap('open');
 
-  const walkOptions = { include: config.ingest.include, exclude: config.ingest.exclude, storeDir: engine.storeDir, signal };
+  const walkOptions = {
+    include: config.ingest.include,
+    exclude: config.ingest.exclude,
+    storeDir: engine.storeDir,
+    signal,
+    followExternalSymlinks: config.ingest.followExternalSymlinks === true,
+  };
   let walked: WalkEntry[];
   let scope: Set<string> | undefined;
   if (o.paths) ({ entries: walked, scope } = await statPaths(engine.folder, o.paths, walkOptions));
