@@ -10,7 +10,7 @@ export class UsageError extends Error {}
 
 export const USAGE = `Usage:
   docs-rag index <folder> [--store DIR] [--embedder builtin|ollama] [--model NAME] [--ollama-host URL] [--full]
-                 [--enrich contextual,summaries] [--enrich-model NAME] [--wait|--no-wait] [--json]
+                 [--enrich contextual,summaries] [--enrich-model NAME] [--follow-external-symlinks] [--wait|--no-wait] [--json]
   docs-rag search "<query>" --folder <folder> [--store DIR] [--k N] [--config NAME] [--trace] [--json]
   docs-rag status --folder <folder> [--store DIR] [--json]
   docs-rag ask "<question>" --folder <folder> [--store DIR] [--model NAME] [--ollama-host URL] [--mode auto|agentic|extractive]

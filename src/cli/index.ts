@@ -13,6 +13,7 @@ export async function run(argv: string[]): Promise<number> {
     model: { type: 'string' },
     'ollama-host': { type: 'string' },
     full: { type: 'boolean' },
+    'follow-external-symlinks': { type: 'boolean' },
     enrich: { type: 'string' },
     'enrich-model': { type: 'string' },
     json: { type: 'boolean' },
@@ -39,7 +40,7 @@ export async function run(argv: string[]): Promise<number> {
   const engine = await openEngine({
     folder,
     storeDir: resolveStore(folder, values.store),
-    config: { embed, ...(enrich ? { enrich } : {}) },
+    config: { embed, ...(enrich ? { enrich } : {}), ...(values['follow-external-symlinks'] ? { ingest: { followExternalSymlinks: true } } : {}) },
     embedderOverride: provider !== undefined,
   });
   const bar = process.stderr.isTTY ? new ProgressBar() : null;

@@ -12,6 +12,8 @@ export interface IngestConfig {
   parseTimeoutMs: number;
   /** Parallel parser workers. */
   workers: number;
+  /** Index files that symbolic links point to outside the folder (default false: such links are skipped). */
+  followExternalSymlinks?: boolean;
 }
 
 export interface ChunkSize {
@@ -72,6 +74,7 @@ export function defaultConfig(): EngineConfig {
       maxFileSizeMB: 50,
       parseTimeoutMs: 30_000,
       workers: 2,
+      followExternalSymlinks: false,
     },
     chunk: {
       sizes: {

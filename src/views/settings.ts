@@ -9,6 +9,7 @@ export interface DocsRagSettings {
   include: string[];
   exclude: string[];
   maxFileSizeMB: number;
+  followExternalSymlinks: boolean;
   embedder: 'builtin' | 'ollama';
   ollamaHost: string;
   ollamaEmbedModel: string;
@@ -57,6 +58,7 @@ export function readSettings(scope?: vscode.ConfigurationScope): DocsRagSettings
     include: stringList(c.get('include'), DEFAULT_INCLUDE),
     exclude: [...stringList(c.get('exclude'), DEFAULT_EXCLUDE), ...filesExcludeGlobs(filesExclude)],
     maxFileSizeMB: num(c.get('maxFileSizeMB'), 50),
+    followExternalSymlinks: c.get<boolean>('index.followExternalSymlinks') === true,
     embedder: oneOf(c.get('embedder'), ['builtin', 'ollama'] as const, 'builtin'),
     ollamaHost: c.get<string>('ollama.host') || DEFAULT_OLLAMA_HOST,
     ollamaEmbedModel: c.get<string>('ollama.embedModel') || DEFAULT_OLLAMA_EMBED_MODEL,
@@ -76,4 +78,4 @@ export function readSettings(scope?: vscode.ConfigurationScope): DocsRagSettings
 }
 
 /** Settings whose change needs the engines to be reopened (a different index layout or embedder). */
-export const ENGINE_SETTINGS = ['docsRag.include', 'docsRag.exclude', 'docsRag.maxFileSizeMB', 'docsRag.embedder', 'docsRag.ollama.host', 'docsRag.ollama.embedModel', 'docsRag.enrich.contextual', 'docsRag.enrich.summaries', 'docsRag.ollama.chatModel', 'files.exclude'];
+export const ENGINE_SETTINGS = ['docsRag.include', 'docsRag.exclude', 'docsRag.maxFileSizeMB', 'docsRag.index.followExternalSymlinks', 'docsRag.embedder', 'docsRag.ollama.host', 'docsRag.ollama.embedModel', 'docsRag.enrich.contextual', 'docsRag.enrich.summaries', 'docsRag.ollama.chatModel', 'files.exclude'];

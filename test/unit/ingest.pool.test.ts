@@ -137,6 +137,25 @@ describe('ParserPool', function () {
     await assert.rejects(pool.parse(path.join(REALDOCS, 'md/AGG.md'), opts), /closed/);
   });
 
+  it('starts parses in the order they were called (a later call with a quicker stat never overtakes an earlier one)', async () => {
+    // The stat of each call runs on the libuv thread pool, where two stats finish in either order (about 1 adjacent pair in
+    // 100 here). Queued after its stat, a later call could take the worker first; with one worker the order is visible.
+    const files = Array.from({ length: 300 }, (_, i) => {
+      const f = path.join(dir, `order-${i}.md`);
+      writeFileSync(f, `# Document ${i}\n\nParagraph number ${i} of the ordering test.\n`);
+      return f;
+    });
+    const pool = new ParserPool(1);
+    try {
+      await pool.parse(files[0], opts);
+      const order: number[] = [];
+      await Promise.all(files.map((f, i) => pool.parse(f, opts).then(() => order.push(i))));
+      assert.deepEqual(order, files.map((_, i) => i));
+    } finally {
+      await pool.close();
+    }
+  });
+
   it('runs the esbuild-bundled worker (dist/parseWorker.js) for every format', async () => {
     const out = path.join(dir, 'dist');
     // Same options as esbuild.mjs for the worker entry.

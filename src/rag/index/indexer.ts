@@ -6,7 +6,7 @@ import { chunkDocument } from '../chunk';
 import { enrichForIndex } from '../enrich';
 import type { FileRecord, FileStatus, FileUpdate } from '../store/types';
 import { LoadError, type IndexedPassage } from '../types';
-import { hashFile, pipelineFingerprint, planChanges, type Candidate } from './plan';
+import { expectedKey, hashFile, pipelineFingerprint, planChanges, recordKey, type Candidate } from './plan';
 import { statPaths, walkFolder, type WalkEntry } from './walk';
 
 export interface IndexProgress {
@@ -146,13 +146,20 @@ async function runIndex(engine: Engine, o: IndexOptions): Promise<IndexRunResult
   if (recovered) repairedPassages = await store.repair();
   lap('open');
 
-  const walkOptions = { include: config.ingest.include, exclude: config.ingest.exclude, storeDir: engine.storeDir, signal };
+  const walkOptions = {
+    include: config.ingest.include,
+    exclude: config.ingest.exclude,
+    storeDir: engine.storeDir,
+    signal,
+    followExternalSymlinks: config.ingest.followExternalSymlinks === true,
+  };
   let walked: WalkEntry[];
   let scope: Set<string> | undefined;
   if (o.paths) ({ entries: walked, scope } = await statPaths(engine.folder, o.paths, walkOptions));
   else walked = await walkFolder(engine.folder, walkOptions);
   lap('walk');
-  const plan = planChanges(walked, await store.listFiles(), { full: o.full, embedderKey, scope });
+  const limits = { maxFileSizeMB: config.ingest.maxFileSizeMB, parseTimeoutMs: config.ingest.parseTimeoutMs };
+  const plan = planChanges(walked, await store.listFiles(), { full: o.full, embedderKey, scope, limits });
   filesTotal = walked.length;
   filesDone = plan.unchanged.length;
   lap('plan');
@@ -218,7 +225,7 @@ async function runIndex(engine: Engine, o: IndexOptions): Promise<IndexRunResult
       await enqueue('status', { ...base, hash: '', status: 'error', reason: `cannot read the file (${errText(err)})`, passages: 0 });
       return;
     }
-    if (previous && !o.full && previous.hash === hash && previous.embedder === embedderKey) {
+    if (previous && !o.full && previous.hash === hash && previous.embedder === expectedKey(previous, embedderKey, limits)) {
       unchanged++;
       await enqueue('status', { ...previous, size: entry.size, mtimeMs: entry.mtimeMs });
       return;
@@ -238,7 +245,10 @@ async function runIndex(engine: Engine, o: IndexOptions): Promise<IndexRunResult
     } catch (err) {
       if (signal?.aborted) return;
       const { status, reason } = describeFailure(err);
-      await enqueue('status', { ...base, hash, status, reason, passages: 0 });
+      // Refused by a limit: the limit goes into the key, so raising it retries the file (see recordKey).
+      const kind = err instanceof Error && 'kind' in err ? (err as LoadError).kind : undefined;
+      const limit = kind === 'timeout' ? 'deadline' : kind === 'too-large' && tooLarge ? 'size' : undefined;
+      await enqueue('status', { ...base, embedder: recordKey(embedderKey, limit, limits), hash, status, reason, passages: 0 });
       return;
     }
     progress('embed', entry.path);

@@ -18,6 +18,8 @@ export interface WalkOptions {
   /** Absolute store folder: never walked. */
   storeDir?: string;
   signal?: AbortSignal;
+  /** Index files that a symbolic link points to outside the folder (default false: such links are skipped). */
+  followExternalSymlinks?: boolean;
 }
 
 export interface PathFilter {
@@ -43,11 +45,32 @@ export function toRel(folder: string, abs: string): string {
   return path.relative(folder, abs).split(path.sep).join('/');
 }
 
-/** Walks the whole folder. Symlinked files are followed, symlinked folders are not (no cycles). */
+/**
+ * Where links may point: `inside(abs)` is true when the real path of `abs` (all links resolved) lies in the folder, or
+ * always with `followExternalSymlinks`. A link to a file outside the folder would otherwise put that file in the index.
+ */
+async function linkGuard(root: string, o: WalkOptions): Promise<(abs: string) => Promise<boolean>> {
+  if (o.followExternalSymlinks) return async () => true;
+  const realRoot = await fs.promises.realpath(root).catch(() => root);
+  return async (abs) => {
+    const real = await fs.promises.realpath(abs).catch(() => null);
+    if (real === null) return false;
+    const rel = path.relative(realRoot, real);
+    return rel === '' || (!rel.startsWith(`..${path.sep}`) && rel !== '..' && !path.isAbsolute(rel));
+  };
+}
+
+/**
+ * Walks the whole folder. Symlinked files are followed when they point inside the folder (anywhere with
+ * `followExternalSymlinks`); symlinked folders are not (no cycles).
+ */
 export async function walkFolder(folder: string, o: WalkOptions, startDir?: string): Promise<WalkEntry[]> {
   const root = path.resolve(folder);
   const filter = createPathFilter(root, o);
+  const inside = await linkGuard(root, o);
   const out: WalkEntry[] = [];
+  // A start folder reached through a link out of the folder (a watcher hint) is not walked.
+  if (startDir && !(await inside(path.resolve(root, startDir)))) return out;
   const stack: string[] = [startDir ? path.resolve(root, startDir) : root];
   while (stack.length > 0) {
     if (o.signal?.aborted) break;
@@ -59,15 +82,18 @@ export async function walkFolder(folder: string, o: WalkOptions, startDir?: stri
       continue; // unreadable folder: nothing to index there
     }
     const files: string[] = [];
+    const links: string[] = [];
     for (const e of entries) {
       const abs = path.join(dir, e.name);
       const rel = toRel(root, abs);
       if (e.isDirectory()) {
         if (filter.entersDir(rel)) stack.push(abs);
       } else if ((e.isFile() || e.isSymbolicLink()) && filter.accepts(rel)) {
-        files.push(abs);
+        (e.isSymbolicLink() ? links : files).push(abs);
       }
     }
+    const kept = await Promise.all(links.map(inside));
+    files.push(...links.filter((_, i) => kept[i]));
     const stats = await Promise.all(files.map((abs) => fs.promises.stat(abs).catch(() => null)));
     stats.forEach((st, i) => {
       if (st && st.isFile()) out.push({ path: toRel(root, files[i]), abs: files[i], size: st.size, mtimeMs: st.mtimeMs });
@@ -84,6 +110,7 @@ export async function walkFolder(folder: string, o: WalkOptions, startDir?: stri
 export async function statPaths(folder: string, paths: string[], o: WalkOptions): Promise<{ entries: WalkEntry[]; scope: Set<string> }> {
   const root = path.resolve(folder);
   const filter = createPathFilter(root, o);
+  const inside = await linkGuard(root, o);
   const scope = new Set<string>();
   const found = new Map<string, WalkEntry>();
   for (const p of paths) {
@@ -98,6 +125,8 @@ export async function statPaths(folder: string, paths: string[], o: WalkOptions)
     const parts = rel.split('/');
     if (parts.slice(0, -1).some((_, i) => !filter.entersDir(parts.slice(0, i + 1).join('/')))) continue;
     const st = await fs.promises.stat(abs).catch(() => null);
+    // A hinted path may itself be a link, or lie under a linked folder: only what really is in the folder counts.
+    if (st && !(await inside(abs))) continue;
     if (st?.isFile() && filter.accepts(rel)) found.set(rel, { path: rel, abs, size: st.size, mtimeMs: st.mtimeMs });
     else if (st?.isDirectory() && filter.entersDir(rel)) for (const e of await walkFolder(root, o, abs)) found.set(e.path, e);
   }

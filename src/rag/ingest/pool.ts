@@ -63,6 +63,8 @@ export class ParserPool {
   private readonly workerPath: string;
   private readonly maxMemoryMb: number;
   private nextId = 1;
+  /** The admission of the latest parse() call (never rejects): the next call is admitted after it. */
+  private admission: Promise<void> = Promise.resolve();
   private closed = false;
 
   constructor(
@@ -77,8 +79,21 @@ export class ParserPool {
     }
   }
 
-  /** Resolves with the document or rejects with a LoadError (kind + human reason); never hangs past timeoutMs. */
-  async parse(absPath: string, options: ParseOptions): Promise<ParsedDocument> {
+  /**
+   * Resolves with the document or rejects with a LoadError (kind + human reason); never hangs past timeoutMs.
+   * Parses start in the order they were called: each call is checked (stat, size limit) and queued only after the call
+   * before it, so a quick stat of a later call cannot overtake an earlier one and take its worker.
+   */
+  parse(absPath: string, options: ParseOptions): Promise<ParsedDocument> {
+    if (this.closed) return Promise.reject(new Error('ParserPool is closed'));
+    return new Promise<ParsedDocument>((resolve, reject) => {
+      const admitted = this.admission.then(() => this.admit(absPath, options, resolve, reject));
+      this.admission = admitted.catch(reject);
+    });
+  }
+
+  /** Checks one call and queues its job (or rejects it); runs strictly after the previous call's admit. */
+  private async admit(absPath: string, options: ParseOptions, resolve: Job['resolve'], reject: Job['reject']): Promise<void> {
     if (this.closed) throw new Error('ParserPool is closed');
     if (options.signal?.aborted) throw abortError(options.signal);
     const format = formatOf(absPath);
@@ -98,20 +113,15 @@ export class ParserPool {
       const mb = (size / 1024 / 1024).toFixed(1);
       throw new LoadError('too-large', `file is ${mb} MB, larger than the limit of ${options.maxFileSizeMB} MB; skipped (raise maxFileSizeMB to index it)`);
     }
-    return new Promise<ParsedDocument>((resolve, reject) => {
-      if (this.closed) {
-        reject(new Error('ParserPool is closed'));
-        return;
-      }
-      const job: Job = { request: { id: this.nextId++, absPath, format }, options, resolve, reject };
-      if (options.signal) {
-        const signal = options.signal;
-        job.onAbort = () => this.abort(job, abortError(signal));
-        signal.addEventListener('abort', job.onAbort, { once: true });
-      }
-      this.queue.push(job);
-      this.pump();
-    });
+    if (this.closed) throw new Error('ParserPool is closed');
+    const job: Job = { request: { id: this.nextId++, absPath, format }, options, resolve, reject };
+    if (options.signal) {
+      const signal = options.signal;
+      job.onAbort = () => this.abort(job, abortError(signal));
+      signal.addEventListener('abort', job.onAbort, { once: true });
+    }
+    this.queue.push(job);
+    this.pump();
   }
 
   /** Terminates all workers; queued parses reject. */

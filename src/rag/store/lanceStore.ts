@@ -441,19 +441,27 @@ export class LanceStore implements IndexStore {
     return info ? Math.max(4, Math.ceil(info.partitions * VECTOR_PROBE_SHARE)) : 20;
   }
 
+  /**
+   * Folds new rows into the indexes, compacts small fragments and removes old versions with the files only they use. Every
+   * LanceDB commit (each run, each file batch) adds a version; kept for a fixed time they made the store many times the
+   * size of a clean build. Kept now: the version that was current when this optimize started and the ones it commits.
+   * A reader of this or another process that loaded that version (a query in flight, a handle opened before) keeps
+   * answering; our readers resolve the latest version on every read, so no one needs the older ones. The next optimize
+   * removes the kept one. `deleteUnverified` also removes files no version references (left by a killed write): only
+   * safe when no other process writes, so only after a killed run.
+   */
   async optimize(options: { deleteUnverified?: boolean } = {}): Promise<void> {
+    const deleteUnverified = options.deleteUnverified ?? false;
     const table = this.passages;
     if (table) {
+      const keepFrom = await currentVersionTime(table);
       await this.ensureIndexes();
-      await withCommitRetry(() =>
-        table.optimize({ cleanupOlderThan: new Date(Date.now() - 60_000), deleteUnverified: options.deleteUnverified ?? false }),
-      );
+      await withCommitRetry(() => table.optimize({ cleanupOlderThan: keepFrom, deleteUnverified }));
     }
     const files = await this.openFiles();
     if (!files) return;
-    await withCommitRetry(() =>
-      files.optimize({ cleanupOlderThan: new Date(Date.now() - 60_000), deleteUnverified: options.deleteUnverified ?? false }),
-    );
+    const filesKeepFrom = await currentVersionTime(files);
+    await withCommitRetry(() => files.optimize({ cleanupOlderThan: filesKeepFrom, deleteUnverified }));
   }
 
   async close(): Promise<void> {
@@ -463,6 +471,14 @@ export class LanceStore implements IndexStore {
     this.files = null;
     this.db.close();
   }
+}
+
+/** When the table's current version was committed: optimize removes the versions before it. */
+async function currentVersionTime(table: Table): Promise<Date> {
+  const current = await table.version();
+  const versions = await table.listVersions();
+  const entry = versions.find((v) => v.version === current) ?? versions[versions.length - 1];
+  return entry ? new Date(entry.timestamp) : new Date(0);
 }
 
 /** German passages: German stemming, stop words, ASCII folding; everything else English analysis. */
