@@ -124,6 +124,16 @@ function domToBlocks(root: DomElement): Block[] {
   return blocks;
 }
 
+/**
+ * linkedom leaves `documentElement` null for input that does not start like markup (text, binary noise), and its `title`
+ * and `head` getters then throw a TypeError: such input is parsed as the body of an empty page instead.
+ */
+function parseDocument(source: string): ReturnType<typeof parseHTML>['document'] {
+  const { document } = parseHTML(source);
+  if (document.documentElement) return document;
+  return parseHTML(`<!doctype html><html><head></head><body>${source}</body></html>`).document;
+}
+
 export function parseHtml(bytes: Uint8Array, _fileName?: string): ParsedDocument {
   const declared = sniffBom(bytes) ? null : declaredCharset(bytes);
   const decoded = decodeText(bytes, declared);
@@ -131,7 +141,7 @@ export function parseHtml(bytes: Uint8Array, _fileName?: string): ParsedDocument
   const warnings = [...decoded.warnings];
 
   // Readability changes the DOM it reads, so it gets its own copy.
-  const forReadability = parseHTML(source).document;
+  const forReadability = parseDocument(source);
   const pageTitle = collapseWhitespace(forReadability.title ?? '') || undefined;
   let blocks: Block[] = [];
   let title = pageTitle;
@@ -146,7 +156,7 @@ export function parseHtml(bytes: Uint8Array, _fileName?: string): ParsedDocument
     warnings.push(`main-content detection failed (${(err as Error).message}); indexed the whole page`);
   }
   if (blocks.length === 0) {
-    const { document } = parseHTML(source);
+    const document = parseDocument(source);
     for (const el of Array.from((document as unknown as DomElement).querySelectorAll(CHROME_SELECTOR))) el.remove();
     const body = (document.body ?? document.documentElement) as unknown as DomElement | null;
     if (body) blocks = domToBlocks(body);
