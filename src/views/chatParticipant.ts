@@ -2,6 +2,7 @@
 // of references (exact ranges); `/search` lists passages, `/summary` runs the summary flow, `/status` shows the index.
 import * as vscode from 'vscode';
 import { RESTRICTED_NOTE } from './chatModels';
+import { escapeMarkdown, escapeQuotedText, neutraliseGeneratedMarkdown } from './chatMarkdown';
 import { CitationStreamer } from './citationStream';
 import type { AskCitation, DocsService, ResolvedHit } from './docsService';
 import { errorMessage, type Log } from './log';
@@ -15,20 +16,17 @@ export interface DocsChatResult extends vscode.ChatResult {
   metadata: { command?: string; question: string; citations: number; mode?: string };
 }
 
-/** Escapes document text for chat Markdown so it shows as text (no links, images, HTML or formatting). */
-export function escapeMarkdown(text: string): string {
-  return text.replace(/[\\`*_{}[\]()#+\-.!<>|~&]/g, (c) => `\\${c}`);
-}
+export { escapeMarkdown, escapeQuotedText };
 
-/** Escapes quoted document text but keeps line structure and "> " quote markers (the extractive answer's layout). */
-export function escapeQuotedText(text: string): string {
-  return text
-    .split('\n')
-    .map((line) => {
-      const quote = /^(\s*>\s?)/.exec(line)?.[1] ?? '';
-      return quote + escapeMarkdown(line.slice(quote.length));
-    })
-    .join('\n');
+/**
+ * Chat Markdown built from untrusted text (documents, model output): never trusted (no command links), no HTML, no
+ * theme icons. The text itself is escaped by the caller (chatMarkdown.ts).
+ */
+export function untrustedMarkdown(value: string): vscode.MarkdownString {
+  const md = new vscode.MarkdownString(value, false);
+  md.isTrusted = false;
+  md.supportHtml = false;
+  return md;
 }
 
 function anchorTitle(h: ResolvedHit): string {
@@ -83,7 +81,7 @@ export function createChatHandler(service: DocsService, log: Log): vscode.ChatRe
           stream.markdown(`${i + 1}. `);
           stream.anchor(h.location, anchorTitle(h));
           const heading = h.hit.passage.headingPath.slice(1).join(' › ');
-          stream.markdown(`${heading ? ` — ${escapeMarkdown(heading)}` : ''}\n\n> ${escapeMarkdown(snippetFor(h.hit.passage.text, terms, 240))}\n\n`);
+          stream.markdown(untrustedMarkdown(`${heading ? ` — ${escapeMarkdown(heading)}` : ''}\n\n> ${escapeMarkdown(snippetFor(h.hit.passage.text, terms, 240))}\n\n`));
           stream.reference(h.location);
         });
         meta.citations = hits.length;
@@ -95,14 +93,17 @@ export function createChatHandler(service: DocsService, log: Log): vscode.ChatRe
       // The extractive answer (no model, or after the model failed) quotes documents verbatim: show their text as text,
       // not as Markdown.
       let quoted = !chatModel;
-      const streamer = new CitationStreamer((piece) => {
-        if (piece.kind === 'text') stream.markdown(quoted ? escapeQuotedText(piece.text) : piece.text);
-        else {
-          const source = sources.get(piece.n);
-          if (source) stream.anchor(source.hit.location, `[${piece.n}] ${anchorTitle(source.hit)}`);
-          else stream.markdown(escapeMarkdown(`[${piece.n}]`));
-        }
-      });
+      // Markers that match no source are dropped while streaming (never shown); answer text is neutralised.
+      const streamer = new CitationStreamer(
+        (piece) => {
+          if (piece.kind === 'text') stream.markdown(untrustedMarkdown(quoted ? escapeQuotedText(piece.text) : neutraliseGeneratedMarkdown(piece.text)));
+          else {
+            const source = sources.get(piece.n);
+            if (source) stream.anchor(source.hit.location, `[${piece.n}] ${anchorTitle(source.hit)}`);
+          }
+        },
+        (n) => sources.has(n),
+      );
       const outcome = await service.ask(question, {
         chatModel,
         noModelNote: trusted ? undefined : RESTRICTED_NOTE,
@@ -126,7 +127,7 @@ export function createChatHandler(service: DocsService, log: Log): vscode.ChatRe
       streamer.end();
       meta.citations = outcome.citations.length;
       meta.mode = outcome.mode;
-      if (outcome.notes.length) stream.markdown(`\n\n${outcome.notes.map((n) => `> ${escapeMarkdown(n)}`).join('\n>\n')}\n`);
+      if (outcome.notes.length) stream.markdown(untrustedMarkdown(`\n\n${outcome.notes.map((n) => `> ${escapeMarkdown(n)}`).join('\n>\n')}\n`));
       for (const c of outcome.citations) stream.reference(c.hit.location);
       return { metadata: meta };
     } catch (err) {
