@@ -1,11 +1,13 @@
 // The `@docs` chat participant: answers from the workspace documents with [n] citations as inline anchors and a list
 // of references (exact ranges); `/search` lists passages, `/summary` runs the summary flow, `/status` shows the index.
 import * as vscode from 'vscode';
-import { RESTRICTED_NOTE } from './chatModels';
+import type { ChatModel } from '../rag/types';
+import { chooseChatModel, RESTRICTED_NOTE } from './chatModels';
 import { escapeMarkdown, escapeQuotedText, neutraliseGeneratedMarkdown } from './chatMarkdown';
 import { CitationStreamer } from './citationStream';
 import type { AskCitation, DocsService, ResolvedHit } from './docsService';
 import { errorMessage, type Log } from './log';
+import { readSettings } from './settings';
 import { statusMarkdown } from './statusReport';
 import { queryTerms, snippetFor } from './webviewProtocol';
 import { VscodeChatModel } from './vscodeChatModel';
@@ -31,6 +33,23 @@ export function untrustedMarkdown(value: string): vscode.MarkdownString {
 
 function anchorTitle(h: ResolvedHit): string {
   return h.note ? `${h.label} (${h.note})` : h.label;
+}
+
+/**
+ * The model `@docs` answers with: `request.model` (the model picked in the chat), or the Ollama chat model when
+ * `docsRag.chatModel` is "ollama" (if Ollama is unreachable: none, with a note saying why). None in Restricted Mode.
+ */
+async function participantModel(
+  request: vscode.ChatRequest,
+  log: Log,
+  token: vscode.CancellationToken,
+): Promise<{ model?: ChatModel; note?: string; name: string }> {
+  if (!vscode.workspace.isTrusted) return { note: RESTRICTED_NOTE, name: '' };
+  if (readSettings().chatModel === 'ollama') {
+    const chosen = await chooseChatModel(log, token);
+    return { model: chosen.model, note: chosen.note, name: chosen.model?.id ?? '' };
+  }
+  return { model: new VscodeChatModel(request.model, token), name: request.model.name };
 }
 
 export function createChatHandler(service: DocsService, log: Log): vscode.ChatRequestHandler {
@@ -64,8 +83,8 @@ export function createChatHandler(service: DocsService, log: Log): vscode.ChatRe
         stream.button({ command: 'docsRag.reindex', title: 'Reindex documents' });
         return { metadata: meta };
       }
-      const trusted = vscode.workspace.isTrusted;
-      const chatModel = trusted ? new VscodeChatModel(request.model, token) : undefined;
+      // The chat's own model, or Ollama when docsRag.chatModel says so; none in Restricted Mode.
+      const { model: chatModel, note: modelNote, name: modelName } = await participantModel(request, log, token);
 
       if (request.command === 'search') {
         stream.progress('Searching the documents…');
@@ -106,12 +125,12 @@ export function createChatHandler(service: DocsService, log: Log): vscode.ChatRe
       );
       const outcome = await service.ask(question, {
         chatModel,
-        noModelNote: trusted ? undefined : RESTRICTED_NOTE,
+        noModelNote: modelNote,
         flow: request.command === 'summary' ? 'summary' : undefined,
         signal: abort.signal,
         // The citation check runs after the text is complete; a progress line then would stay below the answer.
         onStage: (stage) => {
-          if (!/^Checking/.test(stage)) stream.progress(stage === 'Generating…' ? `Writing the answer with ${request.model.name}…` : stage);
+          if (!/^Checking/.test(stage)) stream.progress(stage === 'Generating…' ? `Writing the answer with ${modelName}…` : stage);
         },
         onSources: (list) => {
           sources = new Map(list.map((c) => [c.n, c]));
