@@ -5,7 +5,7 @@ import { chunkDocument } from '../chunk';
 import { enrichForIndex } from '../enrich';
 import type { FileRecord, FileStatus, FileUpdate } from '../store/types';
 import { LoadError, type IndexedPassage } from '../types';
-import { hashFile, pipelineFingerprint, planChanges, type Candidate } from './plan';
+import { hashFile, pipelineFingerprint, planChanges, type Candidate, type IndexPlan } from './plan';
 import { statPaths, walkFolder, type WalkEntry } from './walk';
 
 export interface IndexProgress {
@@ -113,7 +113,10 @@ async function runIndex(engine: Engine, o: IndexOptions): Promise<IndexRunResult
   if (o.paths) ({ entries: walked, scope } = await statPaths(engine.folder, o.paths, walkOptions));
   else walked = await walkFolder(engine.folder, walkOptions);
   lap('walk');
-  const plan = planChanges(walked, await store.listFiles(), { full: o.full, embedderKey, scope });
+  // A walk cut short by a cancel lists only part of the folder: planning from it would remove every file it missed.
+  const plan: IndexPlan = signal?.aborted
+    ? { add: [], update: [], remove: [], unchanged: [] }
+    : planChanges(walked, await store.listFiles(), { full: o.full, embedderKey, scope });
   filesTotal = walked.length;
   filesDone = plan.unchanged.length;
   lap('plan');
