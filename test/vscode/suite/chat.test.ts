@@ -197,14 +197,15 @@ describe('@docs chat participant', () => {
 // A document that plants a command link, a remote image, an autolink and a citation marker matching no source; the test
 // model repeats its first sentence. None of it may render as a link or image, and [97] must never be shown.
 describe('@docs renders untrusted answer text safely', () => {
-  const rel = 'docs/zebrafink.md';
+  // Plain text keeps the link syntax verbatim in the passage (the Markdown loader would reduce a link to its text).
+  const rel = 'docs/zebrafink.txt';
   const QUESTION_ZF = 'Was steht im Zebrafink-Protokoll 5150?';
   const PLANTED =
     'Das Zebrafink-Protokoll 5150 [97] steht unter [Klick hier](command:workbench.action.quit) und ![Pixel](https://evil.example/p.png) sowie <javascript:alert(1)> bereit.';
 
   before(async () => {
     const a = await api();
-    await vscode.workspace.fs.writeFile(fileUri(rel), Buffer.from(`# Zebrafink\n\n${PLANTED}\n`));
+    await vscode.workspace.fs.writeFile(fileUri(rel), Buffer.from(`${PLANTED}\nDer Rest des Dokuments ist unauffällig.\n`));
     await a.host.index(folder(), { paths: [rel] });
   });
 
@@ -221,12 +222,14 @@ describe('@docs renders untrusted answer text safely', () => {
     const result = (await createChatHandler(a.service, testLog())(request(QUESTION_ZF, await testModel()), context, stream, cts.token)) as DocsChatResult;
     assert.equal(result.errorDetails, undefined, result.errorDetails?.message);
     assert.equal(result.metadata.mode, 'generative');
-    const markdown = parts.filter((p): p is Extract<Recorded, { kind: 'markdown' }> => p.kind === 'markdown');
+    // The answer's text (the notes block after it quotes the removed marker on purpose: "Removed citations … [97]").
+    const markdown = parts.filter((p): p is Extract<Recorded, { kind: 'markdown' }> => p.kind === 'markdown' && !p.text.startsWith('\n\n> '));
     const text = markdown.map((p) => p.text).join('');
     assert.match(text, /Zebrafink-Protokoll 5150/, 'the planted sentence is part of the answer');
     assert.ok(parts.some((p) => p.kind === 'anchor' && p.location.uri.path.endsWith(`/${rel}`)), 'the sentence is cited');
     // Outside backslash escapes, no [ ] < > survives: nothing can open a link, an image, an autolink or HTML.
     assert.doesNotMatch(text.replace(/\\./g, ''), /[[\]<>]/, text);
+    assert.match(text, /Klick hier/);
     assert.doesNotMatch(text, /97/, 'the marker that matches no source is never shown');
     for (const p of markdown) {
       if (!/Zebrafink|command:|evil/.test(p.text)) continue;
@@ -247,7 +250,7 @@ describe('@docs renders untrusted answer text safely', () => {
         const t = await evaluate<string>(
           "(() => { const r = Array.from(document.querySelectorAll('.interactive-response')).pop(); return r ? r.textContent || '' : ''; })()",
         );
-        return /Zebrafink-Protokoll 5150/.test(t) && /zebrafink\.md/.test(t) && /Used \d+ references?/.test(t + (await evaluate<string>('document.body.innerText'))) ? `${h}\n---\n${t}` : '';
+        return /Zebrafink-Protokoll 5150/.test(t) && /zebrafink\.txt/.test(t) && /Used \d+ references?/.test(t + (await evaluate<string>('document.body.innerText'))) ? `${h}\n---\n${t}` : '';
       },
       90_000,
       500,
@@ -256,7 +259,7 @@ describe('@docs renders untrusted answer text safely', () => {
     const [inner, textContent] = html.split('\n---\n');
     assert.doesNotMatch(inner, /href="command:|href="javascript:/i, 'no command: or javascript: link');
     assert.doesNotMatch(inner, /<img[^>]+evil\.example/i, 'no remote image');
-    assert.doesNotMatch(textContent, /\[97\]/, 'no citation marker without a source');
+    assert.doesNotMatch(textContent, /5150\s*\\?\[97/, 'no citation marker without a source in the answer');
     assert.match(textContent, /Klick hier\]\(command:workbench\.action\.quit\)/, 'the planted link shows as text');
   });
 });
