@@ -257,7 +257,15 @@ describe('@docs renders untrusted answer text safely', () => {
     );
     await screenshot('chat-untrusted-links');
     const [inner, textContent] = html.split('\n---\n');
-    assert.doesNotMatch(inner, /href="command:|href="javascript:/i, 'no command: or javascript: link');
+    // VS Code's Markdown renderer keeps a link's target in data-href (href may be removed): look at both, and at the
+    // link texts, so a planted link counts whatever the renderer did with its target.
+    const links = await evaluate<string[][]>(
+      "(() => { const r = Array.from(document.querySelectorAll('.interactive-response')).pop(); return r ? Array.from(r.querySelectorAll('a, img')).map((e) => [e.tagName, e.getAttribute('href') || '', e.getAttribute('data-href') || '', e.getAttribute('src') || '', e.textContent || '']) : []; })()",
+    );
+    for (const [tag, href, dataHref, src, label] of links) {
+      assert.doesNotMatch(`${href} ${dataHref} ${src}`, /command:|javascript:|evil\.example/i, `a planted target rendered as ${tag}: ${JSON.stringify(links)}`);
+      assert.doesNotMatch(label, /^(Klick hier|Pixel)$/, `a planted link rendered as ${tag}: ${JSON.stringify(links)}`);
+    }
     assert.doesNotMatch(inner, /<img[^>]+evil\.example/i, 'no remote image');
     assert.doesNotMatch(textContent, /5150\s*\\?\[97/, 'no citation marker without a source in the answer');
     assert.match(textContent, /Klick hier\]\(command:workbench\.action\.quit\)/, 'the planted link shows as text');
