@@ -263,8 +263,13 @@ describe('@docs renders untrusted answer text safely', () => {
       "(() => { const r = Array.from(document.querySelectorAll('.interactive-response')).pop(); return r ? Array.from(r.querySelectorAll('a, img')).map((e) => [e.tagName, e.getAttribute('href') || '', e.getAttribute('data-href') || '', e.getAttribute('src') || '', e.textContent || '']) : []; })()",
     );
     for (const [tag, href, dataHref, src, label] of links) {
-      assert.doesNotMatch(`${href} ${dataHref} ${src}`, /command:|javascript:|evil\.example/i, `a planted target rendered as ${tag}: ${JSON.stringify(links)}`);
-      assert.doesNotMatch(label, /^(Klick hier|Pixel)$/, `a planted link rendered as ${tag}: ${JSON.stringify(links)}`);
+      const what = `${tag} ${JSON.stringify([href, dataHref, src, label])} in ${JSON.stringify(links)}`;
+      assert.doesNotMatch(`${href} ${dataHref} ${src}`, /command:|javascript:/i, `no command: or javascript: target: ${what}`);
+      if (tag === 'IMG') assert.doesNotMatch(src, /evil\.example/, `no remote image: ${what}`);
+      assert.doesNotMatch(label, /^(Klick hier|Pixel)$/, `the planted link text is not a link: ${what}`);
+      // A remote URL may stay clickable only where it is shown as itself (the document's text), never behind other text.
+      const target = href || dataHref;
+      if (tag === 'A' && /evil\.example/.test(target)) assert.equal(label.trim(), target, `a remote link shows its own URL: ${what}`);
     }
     assert.doesNotMatch(inner, /<img[^>]+evil\.example/i, 'no remote image');
     assert.doesNotMatch(textContent, /5150\s*\\?\[97/, 'no citation marker without a source in the answer');
