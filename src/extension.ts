@@ -47,7 +47,8 @@ export function activate(context: vscode.ExtensionContext): DocsRagApi {
   if (typeof vscode.chat?.createChatParticipant === 'function') context.subscriptions.push(registerChatParticipant(context, service, log));
   if (typeof vscode.lm?.registerTool === 'function') context.subscriptions.push(vscode.lm.registerTool('docs_search', new DocsSearchTool(service)));
 
-  const restart = () => {
+  // Never cancels a Reindex that is going on: the background run is merged with it per folder.
+  const restart = (): Promise<void> => {
     watcher.start();
     return indexing.background().catch((err) => log.error(`background indexing failed: ${errorMessage(err)}`));
   };
@@ -66,7 +67,7 @@ export function activate(context: vscode.ExtensionContext): DocsRagApi {
   const activationMs = Math.round((performance.now() - started) * 10) / 10;
   const engineLoadedAtActivation = Object.keys(require.cache).some((id) => id.includes(`${'@lancedb'}/lancedb`));
   log.info(`activated in ${activationMs} ms${vscode.workspace.isTrusted ? '' : ' (Restricted Mode: no background indexing, no language models)'}`);
-  return { activationMs, engineLoadedAtActivation, engineModules: loadEngineModules, host, service, docsView, watcher, indexing, startup };
+  return { activationMs, engineLoadedAtActivation, engineModules: loadEngineModules, host, service, docsView, watcher, indexing, restart, startup };
 }
 
 export function deactivate(): void {}

@@ -18,6 +18,8 @@ export interface DocsRagApi {
   indexing: IndexingController;
   /** The engine modules as this extension loaded them (lazily). */
   engineModules(): Promise<EngineModules>;
+  /** What the extension does when workspace folders change or trust is granted: restart the watcher, background run. */
+  restart(): Promise<void>;
   /** Resolves once the start-up background run (if any) has finished. */
   startup: Promise<void>;
 }

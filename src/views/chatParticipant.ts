@@ -1,10 +1,13 @@
 // The `@docs` chat participant: answers from the workspace documents with [n] citations as inline anchors and a list
 // of references (exact ranges); `/search` lists passages, `/summary` runs the summary flow, `/status` shows the index.
 import * as vscode from 'vscode';
-import { RESTRICTED_NOTE } from './chatModels';
+import type { ChatModel } from '../rag/types';
+import { chooseChatModel, RESTRICTED_NOTE } from './chatModels';
+import { escapeMarkdown, escapeQuotedText, neutraliseGeneratedMarkdown } from './chatMarkdown';
 import { CitationStreamer } from './citationStream';
 import type { AskCitation, DocsService, ResolvedHit } from './docsService';
 import { errorMessage, type Log } from './log';
+import { readSettings } from './settings';
 import { statusMarkdown } from './statusReport';
 import { queryTerms, snippetFor } from './webviewProtocol';
 import { VscodeChatModel } from './vscodeChatModel';
@@ -15,24 +18,38 @@ export interface DocsChatResult extends vscode.ChatResult {
   metadata: { command?: string; question: string; citations: number; mode?: string };
 }
 
-/** Escapes document text for chat Markdown so it shows as text (no links, images, HTML or formatting). */
-export function escapeMarkdown(text: string): string {
-  return text.replace(/[\\`*_{}[\]()#+\-.!<>|~&]/g, (c) => `\\${c}`);
-}
+export { escapeMarkdown, escapeQuotedText };
 
-/** Escapes quoted document text but keeps line structure and "> " quote markers (the extractive answer's layout). */
-export function escapeQuotedText(text: string): string {
-  return text
-    .split('\n')
-    .map((line) => {
-      const quote = /^(\s*>\s?)/.exec(line)?.[1] ?? '';
-      return quote + escapeMarkdown(line.slice(quote.length));
-    })
-    .join('\n');
+/**
+ * Chat Markdown built from untrusted text (documents, model output): never trusted (no command links), no HTML, no
+ * theme icons. The text itself is escaped by the caller (chatMarkdown.ts).
+ */
+export function untrustedMarkdown(value: string): vscode.MarkdownString {
+  const md = new vscode.MarkdownString(value, false);
+  md.isTrusted = false;
+  md.supportHtml = false;
+  return md;
 }
 
 function anchorTitle(h: ResolvedHit): string {
   return h.note ? `${h.label} (${h.note})` : h.label;
+}
+
+/**
+ * The model `@docs` answers with: `request.model` (the model picked in the chat), or the Ollama chat model when
+ * `docsRag.chatModel` is "ollama" (if Ollama is unreachable: none, with a note saying why). None in Restricted Mode.
+ */
+async function participantModel(
+  request: vscode.ChatRequest,
+  log: Log,
+  token: vscode.CancellationToken,
+): Promise<{ model?: ChatModel; note?: string; name: string }> {
+  if (!vscode.workspace.isTrusted) return { note: RESTRICTED_NOTE, name: '' };
+  if (readSettings().chatModel === 'ollama') {
+    const chosen = await chooseChatModel(log, token);
+    return { model: chosen.model, note: chosen.note, name: chosen.model?.id ?? '' };
+  }
+  return { model: new VscodeChatModel(request.model, token), name: request.model.name };
 }
 
 export function createChatHandler(service: DocsService, log: Log): vscode.ChatRequestHandler {
@@ -66,8 +83,8 @@ export function createChatHandler(service: DocsService, log: Log): vscode.ChatRe
         stream.button({ command: 'docsRag.reindex', title: 'Reindex documents' });
         return { metadata: meta };
       }
-      const trusted = vscode.workspace.isTrusted;
-      const chatModel = trusted ? new VscodeChatModel(request.model, token) : undefined;
+      // The chat's own model, or Ollama when docsRag.chatModel says so; none in Restricted Mode.
+      const { model: chatModel, note: modelNote, name: modelName } = await participantModel(request, log, token);
 
       if (request.command === 'search') {
         stream.progress('Searching the documents…');
@@ -83,7 +100,7 @@ export function createChatHandler(service: DocsService, log: Log): vscode.ChatRe
           stream.markdown(`${i + 1}. `);
           stream.anchor(h.location, anchorTitle(h));
           const heading = h.hit.passage.headingPath.slice(1).join(' › ');
-          stream.markdown(`${heading ? ` — ${escapeMarkdown(heading)}` : ''}\n\n> ${escapeMarkdown(snippetFor(h.hit.passage.text, terms, 240))}\n\n`);
+          stream.markdown(untrustedMarkdown(`${heading ? ` — ${escapeMarkdown(heading)}` : ''}\n\n> ${escapeMarkdown(snippetFor(h.hit.passage.text, terms, 240))}\n\n`));
           stream.reference(h.location);
         });
         meta.citations = hits.length;
@@ -95,22 +112,25 @@ export function createChatHandler(service: DocsService, log: Log): vscode.ChatRe
       // The extractive answer (no model, or after the model failed) quotes documents verbatim: show their text as text,
       // not as Markdown.
       let quoted = !chatModel;
-      const streamer = new CitationStreamer((piece) => {
-        if (piece.kind === 'text') stream.markdown(quoted ? escapeQuotedText(piece.text) : piece.text);
-        else {
-          const source = sources.get(piece.n);
-          if (source) stream.anchor(source.hit.location, `[${piece.n}] ${anchorTitle(source.hit)}`);
-          else stream.markdown(escapeMarkdown(`[${piece.n}]`));
-        }
-      });
+      // Markers that match no source are dropped while streaming (never shown); answer text is neutralised.
+      const streamer = new CitationStreamer(
+        (piece) => {
+          if (piece.kind === 'text') stream.markdown(untrustedMarkdown(quoted ? escapeQuotedText(piece.text) : neutraliseGeneratedMarkdown(piece.text)));
+          else {
+            const source = sources.get(piece.n);
+            if (source) stream.anchor(source.hit.location, `[${piece.n}] ${anchorTitle(source.hit)}`);
+          }
+        },
+        (n) => sources.has(n),
+      );
       const outcome = await service.ask(question, {
         chatModel,
-        noModelNote: trusted ? undefined : RESTRICTED_NOTE,
+        noModelNote: modelNote,
         flow: request.command === 'summary' ? 'summary' : undefined,
         signal: abort.signal,
         // The citation check runs after the text is complete; a progress line then would stay below the answer.
         onStage: (stage) => {
-          if (!/^Checking/.test(stage)) stream.progress(stage === 'Generating…' ? `Writing the answer with ${request.model.name}…` : stage);
+          if (!/^Checking/.test(stage)) stream.progress(stage === 'Generating…' ? `Writing the answer with ${modelName}…` : stage);
         },
         onSources: (list) => {
           sources = new Map(list.map((c) => [c.n, c]));
@@ -126,7 +146,7 @@ export function createChatHandler(service: DocsService, log: Log): vscode.ChatRe
       streamer.end();
       meta.citations = outcome.citations.length;
       meta.mode = outcome.mode;
-      if (outcome.notes.length) stream.markdown(`\n\n${outcome.notes.map((n) => `> ${escapeMarkdown(n)}`).join('\n>\n')}\n`);
+      if (outcome.notes.length) stream.markdown(untrustedMarkdown(`\n\n${outcome.notes.map((n) => `> ${escapeMarkdown(n)}`).join('\n>\n')}\n`));
       for (const c of outcome.citations) stream.reference(c.hit.location);
       return { metadata: meta };
     } catch (err) {

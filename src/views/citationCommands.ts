@@ -1,6 +1,7 @@
 // Opening citations: the exact range in the editor, and the original of an extracted-text document in the system viewer.
 import * as vscode from 'vscode';
 import { EXTRACT_SCHEME, type ExtractedTextProvider } from './extractProvider';
+import { errorMessage } from './log';
 
 export interface LocationArg {
   uri: string;
@@ -37,7 +38,13 @@ export function registerCitationCommands(extracts: ExtractedTextProvider): vscod
         void vscode.window.showInformationMessage('Docs RAG: open an extracted-text document first (click a citation into a PDF, Word, PowerPoint or Excel file).');
         return false;
       }
-      const original = extracts.originalOf(target);
+      let original: vscode.Uri;
+      try {
+        original = extracts.originalOf(target);
+      } catch (err) {
+        void vscode.window.showErrorMessage(errorMessage(err));
+        return false;
+      }
       const opened = await vscode.env.openExternal(original);
       if (!opened) void vscode.window.showWarningMessage(`Docs RAG: the system could not open ${original.fsPath}. Open it from your file manager.`);
       return opened;

@@ -1,5 +1,6 @@
 // Splits streamed answer text into plain text and [n] citation markers, holding back a partial marker ("[1", "[12")
-// that may complete in the next piece. Also handles grouped markers such as [1, 3] and [2-4].
+// that may complete in the next piece. Also handles grouped markers such as [1, 3] and [2-4]. With `isKnown`, markers
+// that match no source are dropped while streaming (they are never shown, not removed afterwards).
 
 export type StreamPiece = { kind: 'text'; text: string } | { kind: 'cite'; n: number; raw: string };
 
@@ -33,7 +34,11 @@ export function splitCitations(text: string): StreamPiece[] {
 export class CitationStreamer {
   private buffer = '';
 
-  constructor(private readonly emit: (piece: StreamPiece) => void) {}
+  private readonly emit: (piece: StreamPiece) => void;
+
+  constructor(emit: (piece: StreamPiece) => void, isKnown?: (n: number) => boolean) {
+    this.emit = isKnown ? (piece) => (piece.kind === 'cite' && !isKnown(piece.n) ? undefined : emit(piece)) : emit;
+  }
 
   push(text: string): void {
     this.buffer += text;

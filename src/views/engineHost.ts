@@ -9,6 +9,7 @@ import { defaultConfig, type EngineConfig } from '../rag/config';
 import type { FileRecord } from '../rag/store/types';
 import { errorMessage, type Log } from './log';
 import { loadEngineModules } from './engineModules';
+import { RunQueue, type MergedRun, type QueuedRequest } from '../rag/index/runQueue';
 import { readSettings } from './settings';
 
 export interface FolderStatus {
@@ -26,21 +27,7 @@ export type HostState =
   | { kind: 'indexing'; folder: string; progress?: IndexProgress }
   | { kind: 'error'; message: string };
 
-export interface RunRequest {
-  /** Changed / created / deleted paths relative to the folder; undefined = scan the whole folder. */
-  paths?: string[];
-  /** Rebuild from scratch. */
-  full?: boolean;
-  signal?: AbortSignal;
-  onProgress?: (p: IndexProgress) => void;
-}
-
-interface FolderQueue {
-  running?: Promise<IndexRunResult>;
-  pendingPaths: Set<string> | 'all' | undefined;
-  pendingFull: boolean;
-  next?: Promise<IndexRunResult>;
-}
+export type RunRequest = QueuedRequest<IndexProgress>;
 
 export function engineConfigFromSettings(folder: vscode.WorkspaceFolder): EngineConfig {
   const s = readSettings(folder);
@@ -61,7 +48,7 @@ export function engineConfigFromSettings(folder: vscode.WorkspaceFolder): Engine
 
 export class EngineHost implements vscode.Disposable {
   private readonly engines = new Map<string, Promise<Engine>>();
-  private readonly queues = new Map<string, FolderQueue>();
+  private readonly queues = new Map<string, RunQueue<IndexRunResult, IndexProgress>>();
   private readonly stateEmitter = new vscode.EventEmitter<HostState>();
   readonly onDidChangeState = this.stateEmitter.event;
   private readonly indexedEmitter = new vscode.EventEmitter<{ folder: vscode.WorkspaceFolder; result: IndexRunResult }>();
@@ -143,56 +130,35 @@ export class EngineHost implements vscode.Disposable {
   }
 
   /**
-   * Runs the indexer for a folder. Runs of one folder never overlap: a request that arrives during a run is
-   * merged with every other waiting request into ONE follow-up run (a burst of changes costs one run).
+   * Runs the indexer for a folder. Runs of one folder never overlap: the requests that wait while a run is going on are
+   * merged into ONE follow-up run (a burst of changes costs one run), and each keeps its own cancellation and progress
+   * (src/rag/index/runQueue.ts): cancelling one request never drops another's work. A request cancelled before its run
+   * started rejects with an AbortError.
    */
   index(folder: vscode.WorkspaceFolder, request: RunRequest = {}): Promise<IndexRunResult> {
     const key = folder.uri.toString();
-    let q = this.queues.get(key);
-    if (!q) {
-      q = { pendingPaths: undefined, pendingFull: false };
-      this.queues.set(key, q);
+    let queue = this.queues.get(key);
+    if (!queue) {
+      queue = new RunQueue<IndexRunResult, IndexProgress>(
+        (run) => this.runNow(folder, run),
+        (result) => result.cancelled === true,
+      );
+      this.queues.set(key, queue);
     }
-    const queue = q;
-    if (request.paths === undefined) queue.pendingPaths = 'all';
-    else if (queue.pendingPaths !== 'all') {
-      queue.pendingPaths ??= new Set();
-      for (const p of request.paths) queue.pendingPaths.add(p);
-    }
-    queue.pendingFull ||= request.full === true;
-    if (!queue.next) {
-      queue.next = (queue.running ?? Promise.resolve(undefined)).catch(() => undefined).then(() => {
-        const paths = queue.pendingPaths;
-        const full = queue.pendingFull;
-        queue.pendingPaths = undefined;
-        queue.pendingFull = false;
-        queue.next = undefined;
-        const run = this.runNow(folder, { paths: paths === 'all' || paths === undefined ? undefined : [...paths], full, signal: request.signal, onProgress: request.onProgress });
-        queue.running = run;
-        run.finally(() => {
-          if (queue.running === run) queue.running = undefined;
-        }).catch(() => undefined);
-        return run;
-      });
-    }
-    return queue.next;
+    return queue.request(request);
   }
 
   /** True while any folder has a run going on or waiting. */
   busy(): boolean {
-    return [...this.queues.values()].some((q) => q.running || q.next);
+    return [...this.queues.values()].some((q) => q.busy());
   }
 
   /** Resolves when no run is going on or waiting (used by the status view and tests). */
   async idle(): Promise<void> {
-    for (;;) {
-      const pending = [...this.queues.values()].flatMap((q) => [q.running, q.next]).filter((p): p is Promise<IndexRunResult> => !!p);
-      if (pending.length === 0) return;
-      await Promise.allSettled(pending);
-    }
+    while (this.busy()) await Promise.all([...this.queues.values()].map((q) => q.idle()));
   }
 
-  private async runNow(folder: vscode.WorkspaceFolder, request: RunRequest): Promise<IndexRunResult> {
+  private async runNow(folder: vscode.WorkspaceFolder, request: MergedRun<IndexProgress>): Promise<IndexRunResult> {
     const engine = await this.engine(folder);
     const { indexer } = await loadEngineModules();
     const what = request.full ? 'full rebuild' : request.paths ? `${request.paths.length} changed path(s)` : 'scan';
@@ -205,7 +171,7 @@ export class EngineHost implements vscode.Disposable {
         signal: request.signal,
         onProgress: (p) => {
           this.setState({ kind: 'indexing', folder: folder.name, progress: p });
-          request.onProgress?.(p);
+          request.onProgress(p);
         },
       });
       if (result.cancelled) this.log.info(`indexing "${folder.name}" cancelled; the index keeps what was finished`);
@@ -226,7 +192,7 @@ export class EngineHost implements vscode.Disposable {
   }
 
   private busyElsewhere(folder: vscode.WorkspaceFolder): boolean {
-    return [...this.queues.entries()].some(([k, q]) => k !== folder.uri.toString() && (q.running || q.next));
+    return [...this.queues.entries()].some(([k, q]) => k !== folder.uri.toString() && q.busy());
   }
 
   private setState(state: HostState): void {

@@ -1,6 +1,7 @@
 // Read-only virtual documents (`docs-rag-extract:`) that show the text extracted from PDF, DOCX, PPTX and XLSX files,
 // built from the passages in the index, so a citation into such a file can select its exact range and name its page.
 import * as vscode from 'vscode';
+import { containedRelPath } from '../rag/index/pathFilter';
 import type { Passage } from '../rag/types';
 import type { EngineHost } from './engineHost';
 import { fileUri } from './locations';
@@ -134,10 +135,15 @@ export class ExtractedTextProvider implements vscode.TextDocumentContentProvider
     return new vscode.Location(uri, range ?? new vscode.Range(0, 0, 0, 0));
   }
 
-  /** The original file behind an extracted-text document. */
+  /**
+   * The original file behind an extracted-text document. The path comes from a URI anyone can build: once '..' is
+   * resolved it must stay inside the workspace folder, otherwise this throws and nothing is opened.
+   */
   originalOf(uri: vscode.Uri): vscode.Uri {
     const { folder, rel } = this.parse(uri);
-    return fileUri(folder, rel);
+    const inside = containedRelPath(rel);
+    if (!inside) throw new Error(`Docs RAG: refusing to open "${rel}": it is not inside the workspace folder "${folder.name}".`);
+    return fileUri(folder, inside);
   }
 
   dispose(): void {

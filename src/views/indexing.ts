@@ -18,22 +18,27 @@ function progressText(folder: string, p: IndexProgress): string {
 }
 
 export class IndexingController implements vscode.Disposable {
-  private active?: AbortController;
+  /** Every run going on (a Reindex and a background run may overlap; the host merges their work per folder). */
+  private readonly active = new Set<AbortController>();
 
   constructor(
     private readonly host: EngineHost,
     private readonly log: Log,
   ) {}
 
+  /** "Docs RAG: Cancel indexing": cancels every run going on. */
   cancel(): void {
-    this.active?.abort();
+    for (const a of this.active) a.abort();
   }
 
-  /** Indexes every workspace folder with visible progress. `full` rebuilds from scratch. */
+  /**
+   * Indexes every workspace folder with visible progress. `full` rebuilds from scratch. A run never cancels another
+   * one: a background run started while a Reindex goes on (workspace folders changed, trust granted) is merged with it
+   * by the host, and the Reindex runs to its end.
+   */
   async run(o: { full: boolean; location: vscode.ProgressLocation; title: string }): Promise<IndexOutcome[]> {
-    this.active?.abort();
     const abort = new AbortController();
-    this.active = abort;
+    this.active.add(abort);
     await vscode.commands.executeCommand('setContext', 'docsRag.indexing', true);
     try {
       return await vscode.window.withProgress({ location: o.location, title: o.title, cancellable: true }, async (progress, token) => {
@@ -65,8 +70,8 @@ export class IndexingController implements vscode.Disposable {
         return outcomes;
       });
     } finally {
-      if (this.active === abort) this.active = undefined;
-      await vscode.commands.executeCommand('setContext', 'docsRag.indexing', false);
+      this.active.delete(abort);
+      if (this.active.size === 0) await vscode.commands.executeCommand('setContext', 'docsRag.indexing', false);
     }
   }
 
@@ -104,6 +109,6 @@ export class IndexingController implements vscode.Disposable {
   }
 
   dispose(): void {
-    this.active?.abort();
+    this.cancel();
   }
 }

@@ -1,6 +1,7 @@
 // Language model tool `docs_search`: lets any agent search the workspace documents and get cited passages
 // (path, range, text) as LanguageModelTextParts.
 import * as vscode from 'vscode';
+import { neutralise } from '../rag/answer/prompts';
 import type { DocsService } from './docsService';
 import { errorMessage } from './log';
 
@@ -43,9 +44,10 @@ export class DocsSearchTool implements vscode.LanguageModelTool<DocsSearchInput>
       const parts = hits.map((h, i) => {
         const r = h.location.range;
         const where = { path: h.label, uri: h.location.uri.toString(), range: { startLine: r.start.line + 1, endLine: r.end.line + 1 }, page: h.hit.passage.loc.page };
-        const heading = h.hit.passage.headingPath.join(' > ');
+        // Document text is data: a "</passage>" (or other delimiter) inside it must not close the element early.
+        const heading = neutralise(h.hit.passage.headingPath.join(' > ').replace(/\s+/g, ' '));
         return new vscode.LanguageModelTextPart(
-          `[${i + 1}] ${h.label}${heading ? ` (${heading})` : ''}\nlocation: ${JSON.stringify(where)}\n<passage>\n${h.hit.passage.text}\n</passage>\n`,
+          `[${i + 1}] ${h.label}${heading ? ` (${heading})` : ''}\nlocation: ${JSON.stringify(where)}\n<passage>\n${neutralise(h.hit.passage.text)}\n</passage>\n`,
         );
       });
       return new vscode.LanguageModelToolResult([

@@ -1,7 +1,7 @@
-// Watches the documents (include globs of every workspace folder) and feeds debounced, coalesced incremental updates
+// Watches the documents (the engine's path filter of every workspace folder) and feeds debounced, coalesced incremental updates
 // to the index. A burst of thousands of events becomes one run per folder; events never block the editor.
-import picomatch from 'picomatch';
 import * as vscode from 'vscode';
+import { createPathFilter, type PathFilter } from '../rag/index/pathFilter';
 import type { EngineHost } from './engineHost';
 import { errorMessage, type Log } from './log';
 import { readSettings } from './settings';
@@ -22,8 +22,7 @@ interface Pending {
 export class DocumentWatcher implements vscode.Disposable {
   private watchers: vscode.Disposable[] = [];
   private readonly pending = new Map<string, Pending>();
-  private matchers = new Map<string, (rel: string) => boolean>();
-  private excluders = new Map<string, (rel: string) => boolean>();
+  private readonly filters = new Map<string, PathFilter>();
   private readonly runsEmitter = new vscode.EventEmitter<{ folder: string; paths: number }>();
   /** Fires when the watcher hands a batch to the indexer (for the log and tests). */
   readonly onDidQueue = this.runsEmitter.event;
@@ -39,21 +38,16 @@ export class DocumentWatcher implements vscode.Disposable {
     this.stop();
     for (const folder of this.host.folders()) {
       const s = readSettings(folder);
-      const include = picomatch(s.include, { dot: true });
-      const exclude = picomatch(s.exclude, { dot: true });
-      this.matchers.set(folder.uri.toString(), (rel) => include(rel) && !exclude(rel));
-      this.excluders.set(folder.uri.toString(), exclude);
-      for (const glob of s.include) {
-        const w = vscode.workspace.createFileSystemWatcher(new vscode.RelativePattern(folder, glob));
-        const on = (uri: vscode.Uri) => this.onEvent(uri);
-        this.watchers.push(w, w.onDidCreate(on), w.onDidChange(on), w.onDidDelete(on));
-      }
-      // Folders: a deleted or moved-in folder may come as one event for the folder, not one per document.
-      const dirs = vscode.workspace.createFileSystemWatcher(new vscode.RelativePattern(folder, '**/*'), false, true, false);
+      // The engine's filter: the same files as the walker selects (include globs case-insensitive, excludes, store).
+      this.filters.set(folder.uri.toString(), createPathFilter(folder.uri.fsPath, { include: s.include, exclude: s.exclude, storeDir: this.host.storeDirFor(folder) }));
+      // One watcher for everything under the folder: VS Code's glob watchers match case-sensitively on Linux, and a
+      // deleted or moved-in folder may come as one event for the folder, not one per document.
+      const w = vscode.workspace.createFileSystemWatcher(new vscode.RelativePattern(folder, '**/*'));
       this.watchers.push(
-        dirs,
-        dirs.onDidDelete((uri) => this.onFolderEvent(uri, 'delete')),
-        dirs.onDidCreate((uri) => this.onFolderEvent(uri, 'create')),
+        w,
+        w.onDidCreate((uri) => void this.onEvent(uri, 'create')),
+        w.onDidChange((uri) => void this.onEvent(uri, 'change')),
+        w.onDidDelete((uri) => void this.onEvent(uri, 'delete')),
       );
     }
   }
@@ -61,38 +55,34 @@ export class DocumentWatcher implements vscode.Disposable {
   private stop(): void {
     this.watchers.forEach((w) => w.dispose());
     this.watchers = [];
-    this.matchers.clear();
-    this.excluders.clear();
+    this.filters.clear();
   }
 
-  private onEvent(uri: vscode.Uri): void {
+  private async onEvent(uri: vscode.Uri, kind: 'create' | 'change' | 'delete'): Promise<void> {
     if (!vscode.workspace.isTrusted) return;
     const where = this.host.locate(uri);
     if (!where) return;
     const key = where.folder.uri.toString();
-    if (!this.matchers.get(key)?.(where.rel)) return;
-    this.queue(key, where.rel);
-  }
-
-  /** A path that is not a document: when it is (or was) a folder, its documents are looked at as one hint. */
-  private async onFolderEvent(uri: vscode.Uri, kind: 'create' | 'delete'): Promise<void> {
-    if (!vscode.workspace.isTrusted) return;
-    const where = this.host.locate(uri);
-    if (!where) return;
-    const key = where.folder.uri.toString();
-    if (this.matchers.get(key)?.(where.rel)) return; // a document: handled by the include watchers
-    if (this.excluders.get(key)?.(where.rel) || this.excluders.get(key)?.(`${where.rel}/x`)) return;
-    if (kind === 'delete') {
-      // Deleted: we cannot stat it any more; folder names rarely carry an extension, other files always do here.
-      if (/\.[^/]+$/.test(where.rel)) return;
-    } else {
+    const filter = this.filters.get(key);
+    if (!filter) return;
+    const rel = where.rel;
+    if (filter.accepts(rel)) {
+      // A document (on delete: or a folder named like one; the run treats the path as a prefix too).
+      this.queue(key, rel);
+      return;
+    }
+    if (kind === 'change' || !filter.entersDir(rel)) return;
+    if (kind === 'create') {
+      // A folder moved or copied in: its documents are looked at as one hint.
       try {
         if ((await vscode.workspace.fs.stat(uri)).type !== vscode.FileType.Directory) return;
       } catch {
         return;
       }
     }
-    this.queue(key, where.rel);
+    // Deleted: it cannot be stat'ed any more, so whatever its name looks like ("v1.2"), it may have been a folder; the
+    // run removes the indexed files at or under this path (and nothing when there are none).
+    this.queue(key, rel);
   }
 
   private queue(key: string, rel: string): void {

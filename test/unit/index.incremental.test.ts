@@ -152,6 +152,23 @@ describe('indexer: incremental runs equal a clean build', function () {
     assert.deepEqual((await snapshot(engine.storeDir)).passages, (await cleanBuild(folder)).passages);
   });
 
+  it('a run cancelled while it walks the folder removes nothing from the index', async () => {
+    await indexFolder(engine);
+    const before = await snapshot(engine.storeDir);
+    const controller = new AbortController();
+    const r = await indexFolder(engine, {
+      full: true,
+      signal: controller.signal,
+      onProgress: (p) => {
+        if (p.phase === 'scan') controller.abort();
+      },
+    });
+    assert.equal(r.cancelled, true);
+    assert.equal(r.removed, 0);
+    assert.equal(r.files, PICK.length, 'every document is still indexed');
+    assert.deepEqual((await snapshot(engine.storeDir)).passages, before.passages);
+  });
+
   it('bad files get a per-file status with a reason and do not stop the run', async () => {
     fs.writeFileSync(path.join(folder, 'broken.pdf'), '%PDF-1.4\n%%EOF\n');
     fs.writeFileSync(path.join(folder, 'empty.md'), '\n\n');

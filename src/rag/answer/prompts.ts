@@ -13,13 +13,13 @@ export function languageName(lang: Lang): string {
 }
 
 /**
- * Makes document text safe to place inside a <source> element: tags that could close or open a source (or the
- * sources list, or a system/instruction block) get a look-alike bracket, and chat-template control tokens are
+ * Makes document text safe to place inside a <source> (or <passage>) element: tags that could close or open a source
+ * or passage (or the sources list, or a system/instruction block) get a look-alike bracket, and chat-template control tokens are
  * broken up. Everything else stays verbatim, so the model can quote it.
  */
 export function neutralise(text: string): string {
   return text
-    .replace(/<(\/?\s*(?:sources?|system|instructions?|question|user|assistant|documents?)\b)/gi, '‹$1')
+    .replace(/<(\/?\s*(?:sources?|passages?|system|instructions?|question|user|assistant|documents?)\b)/gi, '‹$1')
     .replace(/<\|([^|>]{0,40})\|>/g, '‹|$1|›')
     .replace(/\[(\/?INST)\]/g, '[$1\u200b]')
     .replace(/<<(\/?SYS)>>/g, '‹‹$1››');

@@ -6,7 +6,7 @@ import { chunkDocument } from '../chunk';
 import { enrichForIndex } from '../enrich';
 import type { FileRecord, FileStatus, FileUpdate } from '../store/types';
 import { LoadError, type IndexedPassage } from '../types';
-import { expectedKey, hashFile, pipelineFingerprint, planChanges, recordKey, type Candidate } from './plan';
+import { expectedKey, hashFile, pipelineFingerprint, planChanges, recordKey, type Candidate, type IndexPlan } from './plan';
 import { statPaths, walkFolder, type WalkEntry } from './walk';
 
 export interface IndexProgress {
@@ -159,7 +159,10 @@ async function runIndex(engine: Engine, o: IndexOptions): Promise<IndexRunResult
   else walked = await walkFolder(engine.folder, walkOptions);
   lap('walk');
   const limits = { maxFileSizeMB: config.ingest.maxFileSizeMB, parseTimeoutMs: config.ingest.parseTimeoutMs };
-  const plan = planChanges(walked, await store.listFiles(), { full: o.full, embedderKey, scope, limits });
+  // A walk cut short by a cancel lists only part of the folder: planning from it would remove every file it missed.
+  const plan: IndexPlan = signal?.aborted
+    ? { add: [], update: [], remove: [], unchanged: [] }
+    : planChanges(walked, await store.listFiles(), { full: o.full, embedderKey, scope, limits });
   filesTotal = walked.length;
   filesDone = plan.unchanged.length;
   lap('plan');

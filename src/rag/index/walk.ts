@@ -2,7 +2,9 @@
 // The store folder is always excluded, wherever it is.
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import picomatch from 'picomatch';
+import { createPathFilter, toRel, type PathFilter } from './pathFilter';
+
+export { createPathFilter, toRel, type PathFilter };
 
 export interface WalkEntry {
   /** Relative to the folder, '/' separators. */
@@ -20,29 +22,6 @@ export interface WalkOptions {
   signal?: AbortSignal;
   /** Index files that a symbolic link points to outside the folder (default false: such links are skipped). */
   followExternalSymlinks?: boolean;
-}
-
-export interface PathFilter {
-  /** Does the file (relative path) belong to the index? */
-  accepts(rel: string): boolean;
-  /** Can a folder (relative path) hold indexed files? False for excluded folders. */
-  entersDir(rel: string): boolean;
-}
-
-export function createPathFilter(folder: string, o: WalkOptions): PathFilter {
-  const include = picomatch(o.include, { nocase: true, dot: false });
-  const exclude = picomatch(o.exclude.length > 0 ? o.exclude : ['\0never'], { dot: true });
-  const storeRel = o.storeDir ? toRel(folder, path.resolve(o.storeDir)) : null;
-  const inStore = (rel: string) =>
-    storeRel !== null && storeRel !== '' && !storeRel.startsWith('../') && (rel === storeRel || rel.startsWith(`${storeRel}/`));
-  return {
-    accepts: (rel) => !inStore(rel) && include(rel) && !exclude(rel),
-    entersDir: (rel) => !inStore(rel) && !exclude(rel) && !exclude(`${rel}/x`),
-  };
-}
-
-export function toRel(folder: string, abs: string): string {
-  return path.relative(folder, abs).split(path.sep).join('/');
 }
 
 /**

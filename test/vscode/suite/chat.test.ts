@@ -11,11 +11,11 @@ import { EngineHost } from '../../../src/views/engineHost';
 import { ExtractedTextProvider } from '../../../src/views/extractProvider';
 import { Locator } from '../../../src/views/locations';
 import { driverAvailable, evaluate, screenshot } from '../runner/driverClient';
-import { api, flat, rangeText, sameRange, textAt, waitUntil } from './helpers';
+import { api, fileUri, flat, folder, rangeText, sameRange, textAt, waitUntil } from './helpers';
 import { testLog } from './testLog';
 
 type Recorded =
-  | { kind: 'markdown'; text: string }
+  | { kind: 'markdown'; text: string; trusted: boolean; html: boolean }
   | { kind: 'anchor'; location: vscode.Location; title?: string }
   | { kind: 'reference'; location: vscode.Location }
   | { kind: 'button'; command: vscode.Command }
@@ -26,7 +26,8 @@ function recordingStream(): { stream: vscode.ChatResponseStream; parts: Recorded
   const parts: Recorded[] = [];
   const md = (v: string | vscode.MarkdownString) => (typeof v === 'string' ? v : v.value);
   const stream = {
-    markdown: (v: string | vscode.MarkdownString) => parts.push({ kind: 'markdown', text: md(v) }),
+    markdown: (v: string | vscode.MarkdownString) =>
+      parts.push({ kind: 'markdown', text: md(v), trusted: typeof v === 'string' ? true : v.isTrusted !== undefined && v.isTrusted !== false, html: typeof v !== 'string' && v.supportHtml === true }),
     anchor: (v: vscode.Uri | vscode.Location, title?: string) => {
       assert.ok(v instanceof vscode.Location, 'anchors carry a Location with a range');
       parts.push({ kind: 'anchor', location: v, title });
@@ -190,5 +191,88 @@ describe('@docs chat participant', () => {
     await new Promise((r) => setTimeout(r, 500));
     await screenshot('chat-answer');
     assert.match(text, /Urlaub/);
+  });
+});
+
+// A document that plants a command link, a remote image, an autolink and a citation marker matching no source; the test
+// model repeats its first sentence. None of it may render as a link or image, and [97] must never be shown.
+describe('@docs renders untrusted answer text safely', () => {
+  // Plain text keeps the link syntax verbatim in the passage (the Markdown loader would reduce a link to its text).
+  const rel = 'docs/zebrafink.txt';
+  const QUESTION_ZF = 'Was steht im Zebrafink-Protokoll 5150?';
+  const PLANTED =
+    'Das Zebrafink-Protokoll 5150 [97] steht unter [Klick hier](command:workbench.action.quit) und ![Pixel](https://evil.example/p.png) sowie <javascript:alert(1)> bereit.';
+
+  before(async () => {
+    const a = await api();
+    await vscode.workspace.fs.writeFile(fileUri(rel), Buffer.from(`${PLANTED}\nDer Rest des Dokuments ist unauffällig.\n`));
+    await a.host.index(folder(), { paths: [rel] });
+  });
+
+  after(async () => {
+    const a = await api();
+    await vscode.workspace.fs.delete(fileUri(rel));
+    await a.host.index(folder(), { paths: [rel] });
+  });
+
+  it('streams no link, image, HTML or unknown [n] marker, only untrusted Markdown', async () => {
+    const a = await api();
+    const { stream, parts } = recordingStream();
+    const cts = new vscode.CancellationTokenSource();
+    const result = (await createChatHandler(a.service, testLog())(request(QUESTION_ZF, await testModel()), context, stream, cts.token)) as DocsChatResult;
+    assert.equal(result.errorDetails, undefined, result.errorDetails?.message);
+    assert.equal(result.metadata.mode, 'generative');
+    // The answer's text (the notes block after it quotes the removed marker on purpose: "Removed citations … [97]").
+    const markdown = parts.filter((p): p is Extract<Recorded, { kind: 'markdown' }> => p.kind === 'markdown' && !p.text.startsWith('\n\n> '));
+    const text = markdown.map((p) => p.text).join('');
+    assert.match(text, /Zebrafink-Protokoll 5150/, 'the planted sentence is part of the answer');
+    assert.ok(parts.some((p) => p.kind === 'anchor' && p.location.uri.path.endsWith(`/${rel}`)), 'the sentence is cited');
+    // Outside backslash escapes, no [ ] < > survives: nothing can open a link, an image, an autolink or HTML.
+    assert.doesNotMatch(text.replace(/\\./g, ''), /[[\]<>]/, text);
+    assert.match(text, /Klick hier/);
+    assert.doesNotMatch(text, /97/, 'the marker that matches no source is never shown');
+    for (const p of markdown) {
+      if (!/Zebrafink|command:|evil/.test(p.text)) continue;
+      assert.equal(p.trusted, false, `untrusted Markdown: ${p.text}`);
+      assert.equal(p.html, false, `no HTML: ${p.text}`);
+    }
+  });
+
+  it('the real Chat view shows no command link, remote image or [97] for the planted text', async () => {
+    assert.ok(driverAvailable(), 'run through scripts/vscode/run-tests.sh, which starts the browser driver');
+    await vscode.commands.executeCommand('workbench.action.chat.open', { query: `@docs ${QUESTION_ZF}` });
+    const html = await waitUntil(
+      'the finished @docs answer about the Zebrafink-Protokoll in the Chat view',
+      async () => {
+        const h = await evaluate<string>(
+          "(() => { const r = Array.from(document.querySelectorAll('.interactive-response')).pop(); return r ? r.innerHTML : ''; })()",
+        );
+        const t = await evaluate<string>(
+          "(() => { const r = Array.from(document.querySelectorAll('.interactive-response')).pop(); return r ? r.textContent || '' : ''; })()",
+        );
+        return /Zebrafink-Protokoll 5150/.test(t) && /zebrafink\.txt/.test(t) && /Used \d+ references?/.test(t + (await evaluate<string>('document.body.innerText'))) ? `${h}\n---\n${t}` : '';
+      },
+      90_000,
+      500,
+    );
+    await screenshot('chat-untrusted-links');
+    const [inner, textContent] = html.split('\n---\n');
+    // VS Code's Markdown renderer keeps a link's target in data-href (href may be removed): look at both, and at the
+    // link texts, so a planted link counts whatever the renderer did with its target.
+    const links = await evaluate<string[][]>(
+      "(() => { const r = Array.from(document.querySelectorAll('.interactive-response')).pop(); return r ? Array.from(r.querySelectorAll('a, img')).map((e) => [e.tagName, e.getAttribute('href') || '', e.getAttribute('data-href') || '', e.getAttribute('src') || '', e.textContent || '']) : []; })()",
+    );
+    for (const [tag, href, dataHref, src, label] of links) {
+      const what = `${tag} ${JSON.stringify([href, dataHref, src, label])} in ${JSON.stringify(links)}`;
+      assert.doesNotMatch(`${href} ${dataHref} ${src}`, /command:|javascript:/i, `no command: or javascript: target: ${what}`);
+      if (tag === 'IMG') assert.doesNotMatch(src, /evil\.example/, `no remote image: ${what}`);
+      assert.doesNotMatch(label, /^(Klick hier|Pixel)$/, `the planted link text is not a link: ${what}`);
+      // A remote URL may stay clickable only where it is shown as itself (the document's text), never behind other text.
+      const target = href || dataHref;
+      if (tag === 'A' && /evil\.example/.test(target)) assert.equal(label.trim(), target, `a remote link shows its own URL: ${what}`);
+    }
+    assert.doesNotMatch(inner, /<img[^>]+evil\.example/i, 'no remote image');
+    assert.doesNotMatch(textContent, /5150\s*\\?\[97/, 'no citation marker without a source in the answer');
+    assert.match(textContent, /Klick hier\]\(command:workbench\.action\.quit\)/, 'the planted link shows as text');
   });
 });

@@ -3,9 +3,10 @@
 import * as assert from 'node:assert/strict';
 import * as vscode from 'vscode';
 import { toLocationArg } from '../../../src/views/citationCommands';
+import { ExtractedTextProvider, extractUri } from '../../../src/views/extractProvider';
 import type { ResolvedHit } from '../../../src/views/docsService';
 import { press, waitFor } from '../runner/driverClient';
-import { api, fileLines, flat, rangeText, sameRange, searchFor } from './helpers';
+import { api, fileLines, flat, folder, rangeText, sameRange, searchFor } from './helpers';
 
 function words(text: string): string[] {
   return text.toLowerCase().match(/[\p{L}\p{N}]+/gu) ?? [];
@@ -88,5 +89,29 @@ describe('citations open exact ranges', () => {
     const editor = await openAndCheckSelection(hit.location);
     assert.equal(flat(editor.document.getText(editor.selection)), flat(hit.hit.passage.text));
     assert.match(editor.document.lineAt(0).text, /Extracted text of ArbZG\.docx/);
+  });
+
+  it('"Open original" refuses an extracted-text URI whose path leaves the workspace folder', async () => {
+    const a = await api();
+    const f = folder();
+    const extracts = new ExtractedTextProvider(a.host);
+    try {
+      // A citation's own URI maps to the file; '..' that stays inside is normalised.
+      assert.equal(extracts.originalOf(extractUri(f, 'ArbZG.docx')).toString(), vscode.Uri.joinPath(f.uri, 'ArbZG.docx').toString());
+      assert.equal(extracts.originalOf(extractUri(f, 'docs/../ArbZG.docx')).toString(), vscode.Uri.joinPath(f.uri, 'ArbZG.docx').toString());
+      const query = new URLSearchParams({ folder: f.uri.toString() }).toString();
+      const crafted = [
+        extractUri(f, '../../../../etc/passwd'),
+        extractUri(f, 'docs/../../outside.pdf'),
+        vscode.Uri.parse(`docs-rag-extract:/%2E%2E/%2E%2E/etc/passwd?${query}`),
+        extractUri(f, '..\\..\\outside.pdf'),
+      ];
+      for (const uri of crafted) {
+        assert.throws(() => extracts.originalOf(uri), /not inside the workspace folder/, uri.toString());
+        assert.equal(await vscode.commands.executeCommand('docsRag.openOriginal', uri), false, `openOriginal(${uri.toString()}) refuses`);
+      }
+    } finally {
+      extracts.dispose();
+    }
   });
 });

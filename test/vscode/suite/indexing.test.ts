@@ -5,7 +5,7 @@ import { existsSync } from 'node:fs';
 import path from 'node:path';
 import * as vscode from 'vscode';
 import type { IndexOutcome } from '../../../src/views/indexing';
-import { api, folder, waitUntil } from './helpers';
+import { api, fileUri, folder, waitUntil } from './helpers';
 
 const FIXTURE_DOCS = ['docs/urlaub.md', 'docs/build-cache.md', 'notes.txt', 'payloads.md', 'ArbZG.docx', 'mitgliedsantrag.pdf'];
 
@@ -88,6 +88,77 @@ describe('reindex command', () => {
     assert.deepEqual(again[0].result?.errors, []);
     const { hits } = await a.service.search('Resturlaub', { k: 5 });
     assert.ok(hits.some((h) => h.hit.passage.path === 'docs/urlaub.md'));
+  });
+
+  it('a Reindex keeps running when workspace folders change or trust is granted (the restart merges with it)', async () => {
+    const a = await api();
+    await a.host.idle();
+    let restarted: Promise<void> | undefined;
+    // Restart while the Reindex runs: on its first progress (what onDidChangeWorkspaceFolders / onDidGrantWorkspaceTrust do).
+    const sub = a.host.onDidChangeState((s) => {
+      if (!restarted && s.kind === 'indexing' && s.progress) restarted = a.restart();
+    });
+    try {
+      const outcomes = (await vscode.commands.executeCommand<IndexOutcome[]>('docsRag.reindex'))!;
+      assert.ok(restarted, 'the restart ran during the Reindex');
+      assert.equal(outcomes[0].error, undefined, `the Reindex was not cancelled: ${outcomes[0].error}`);
+      assert.equal(outcomes[0].result?.cancelled, undefined);
+      assert.ok((outcomes[0].result?.files ?? 0) >= FIXTURE_DOCS.length, `documents: ${outcomes[0].result?.files}`);
+      await restarted;
+    } finally {
+      sub.dispose();
+    }
+  });
+
+  it('a Reindex merged with a watcher update shows its progress and can be cancelled; the watcher paths are still indexed', async () => {
+    const a = await api();
+    await a.host.idle();
+    const rel = 'docs/merge-eins.md';
+    await vscode.workspace.fs.writeFile(fileUri(rel), Buffer.from('# Merge\n\nDer Seeadler-Vermerk 6061 steht nur in dieser Datei.\n'));
+    try {
+      // The watcher's request first (no signal), then the Reindex: both wait for the same run.
+      const watcherRun = a.host.index(folder(), { paths: [rel] });
+      const abort = new AbortController();
+      let progress = 0;
+      const reindex = a.host.index(folder(), {
+        full: true,
+        signal: abort.signal,
+        onProgress: () => {
+          progress++;
+          abort.abort();
+        },
+      });
+      const cancelled = await reindex;
+      assert.ok(progress > 0, 'the Reindex saw progress');
+      assert.equal(cancelled.cancelled, true, 'the Reindex was cancelled');
+      const watched = await watcherRun;
+      assert.notEqual(watched.cancelled, true, 'the watcher update was not cancelled with it');
+      const engine = await a.host.engine(folder());
+      assert.ok((await engine.store.listFiles()).some((f) => f.path === rel && f.status === 'indexed'), `${rel} is indexed`);
+    } finally {
+      await vscode.workspace.fs.delete(fileUri(rel));
+      await a.host.index(folder(), { paths: [rel] });
+    }
+  });
+
+  it('a cancelled Reindex keeps the watcher paths merged into it', async () => {
+    const a = await api();
+    await a.host.idle();
+    const rel = 'docs/merge-zwei.md';
+    await vscode.workspace.fs.writeFile(fileUri(rel), Buffer.from('# Merge\n\nDer Fischadler-Vermerk 7071 steht nur in dieser Datei.\n'));
+    try {
+      const abort = new AbortController();
+      const reindex = a.host.index(folder(), { full: true, signal: abort.signal, onProgress: () => abort.abort() });
+      const watcherRun = a.host.index(folder(), { paths: [rel] });
+      assert.equal((await reindex).cancelled, true, 'the Reindex was cancelled');
+      const watched = await watcherRun;
+      assert.notEqual(watched.cancelled, true, 'the watcher update ran to its end');
+      const engine = await a.host.engine(folder());
+      assert.ok((await engine.store.listFiles()).some((f) => f.path === rel && f.status === 'indexed'), `${rel} is indexed`);
+    } finally {
+      await vscode.workspace.fs.delete(fileUri(rel));
+      await a.host.index(folder(), { paths: [rel] });
+    }
   });
 
   it('honours a changed docsRag.exclude setting (the file leaves the index) and files.exclude', async () => {

@@ -5,7 +5,9 @@ import * as assert from 'node:assert/strict';
 import * as vscode from 'vscode';
 import { startFakeOllama, type FakeChatRequest, type FakeOllama } from '../../helpers/ollamaServer';
 import type { HostMessage } from '../../../src/views/webviewProtocol';
+import { createChatHandler, type DocsChatResult } from '../../../src/views/chatParticipant';
 import { api, folder, waitUntil } from './helpers';
+import { testLog } from './testLog';
 
 type AnswerEnd = Extract<HostMessage, { type: 'answerEnd' }>;
 type AnswerStart = Extract<HostMessage, { type: 'answerStart' }>;
@@ -70,6 +72,41 @@ describe('Ollama settings', () => {
     assert.ok(fake.requests.some((r) => r.path === '/api/chat' && r.body.model === 'qwen2.5:7b'), 'the chat went to Ollama');
     assert.equal(end.citations.length, 1);
     assert.match(end.answer, /\[1\]$/);
+  });
+
+  it('@docs answers through Ollama when docsRag.chatModel is "ollama", not through the model picked in the chat', async () => {
+    const a = await api();
+    await config().update('ollama.host', fake.url, vscode.ConfigurationTarget.Workspace);
+    await config().update('ollama.chatModel', 'qwen2.5:7b', vscode.ConfigurationTarget.Workspace);
+    await config().update('chatModel', 'ollama', vscode.ConfigurationTarget.Workspace);
+    await a.host.idle();
+    const models = await vscode.lm.selectChatModels({ vendor: 'copilot' });
+    assert.ok(models.length > 0, 'the test language model (vendor copilot) is installed');
+    await vscode.commands.executeCommand('docsRagTestLm.clearRequests');
+    const seen = fake.requests.length;
+    const markdown: string[] = [];
+    const progress: string[] = [];
+    const anchors: vscode.Location[] = [];
+    const stream = {
+      markdown: (v: string | vscode.MarkdownString) => markdown.push(typeof v === 'string' ? v : v.value),
+      anchor: (v: vscode.Location) => anchors.push(v),
+      reference: () => undefined,
+      button: () => undefined,
+      progress: (t: string) => progress.push(t),
+      filetree: () => undefined,
+      push: () => undefined,
+    } as unknown as vscode.ChatResponseStream;
+    const request = { prompt: 'Bis wann kann Resturlaub übertragen werden?', model: models[0], references: [], toolReferences: [], toolInvocationToken: undefined } as unknown as vscode.ChatRequest;
+    const cts = new vscode.CancellationTokenSource();
+    const result = (await createChatHandler(a.service, testLog())(request, { history: [] } as unknown as vscode.ChatContext, stream, cts.token)) as DocsChatResult;
+    assert.equal(result.errorDetails, undefined, result.errorDetails?.message);
+    assert.equal(result.metadata.mode, 'generative');
+    assert.ok(fake.requests.slice(seen).some((r) => r.path === '/api/chat' && r.body.model === 'qwen2.5:7b'), 'the answer came from Ollama');
+    const lmRequests = (await vscode.commands.executeCommand<unknown[]>('docsRagTestLm.getRequests')) ?? [];
+    assert.equal(lmRequests.length, 0, 'the model picked in the chat was not asked');
+    assert.ok(progress.some((p) => /ollama:qwen2\.5:7b/.test(p)), `progress names the Ollama model: ${progress.join(' | ')}`);
+    assert.equal(anchors.length, 1, 'the Ollama answer cites [1]');
+    assert.match(markdown.join(''), /\S/);
   });
 
   it('an Ollama host that is down gives the extractive answer and says how to fix it', async () => {

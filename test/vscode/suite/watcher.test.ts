@@ -46,6 +46,32 @@ describe('file watcher', () => {
     await waitUntil('cleanup', async () => !(await indexedPaths()).has(to), 30_000, 500);
   });
 
+  it('follows documents whose extension is upper-case (the walker\'s case-insensitive include globs): create and edit', async () => {
+    const rel = 'docs/Report.MD';
+    await fs.writeFile(fileUri(rel).fsPath, '# Bericht\n\nDer Pelikan-Bericht 3141 beschreibt die Kranich-Zählung.\n');
+    try {
+      await waitUntil('Report.MD in search results', async () => (await searchPaths('Pelikan-Bericht Kranich-Zählung')).includes(rel), 30_000, 500);
+      await fs.writeFile(fileUri(rel).fsPath, '# Bericht\n\nDer Flamingo-Bericht 2718 beschreibt die Reiher-Zählung.\n');
+      await waitUntil('the edit of Report.MD in search results', async () => (await searchPaths('Flamingo-Bericht Reiher-Zählung')).includes(rel), 30_000, 500);
+    } finally {
+      await fs.rm(fileUri(rel).fsPath, { force: true });
+      await waitUntil('Report.MD gone from the index', async () => !(await indexedPaths()).has(rel), 30_000, 500);
+    }
+  });
+
+  it('forgets the documents of a deleted folder whose name has a dot (v1.2/)', async () => {
+    const dir = fileUri('v1.2').fsPath;
+    await fs.mkdir(path.join(dir, 'sub'), { recursive: true });
+    await fs.writeFile(path.join(dir, 'guide.md'), '# Version 1.2\n\nDie Albatros-Anleitung 1234 gilt für Version 1.2.\n');
+    await fs.writeFile(path.join(dir, 'sub', 'notes.md'), '# Notizen\n\nDie Albatros-Notizen 5678 gehören zur Version 1.2.\n');
+    await waitUntil('v1.2/ indexed', async () => {
+      const p = await indexedPaths();
+      return p.has('v1.2/guide.md') && p.has('v1.2/sub/notes.md');
+    }, 30_000, 500);
+    await fs.rm(dir, { recursive: true, force: true });
+    await waitUntil('the documents of v1.2/ gone from the index', async () => ![...(await indexedPaths())].some((p) => p.startsWith('v1.2/')), 30_000, 500);
+  });
+
   it('coalesces a burst of 300 new files into a few runs', async () => {
     const a = await api();
     const dir = path.join(folder().uri.fsPath, 'burst');

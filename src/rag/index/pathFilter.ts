@@ -1,0 +1,48 @@
+// The one answer to "does this path belong to the index?", shared by the walker (index/walk.ts) and the VS Code file
+// watcher (src/views/watcher.ts), so both select the same files: include globs match case-insensitively (Report.PDF is a
+// PDF), exclude globs and the store folder are honoured the same way. Also normalises relative paths that come from
+// outside (URIs, hints) and says whether they stay inside the folder.
+import * as path from 'node:path';
+import picomatch from 'picomatch';
+
+export interface PathFilterOptions {
+  include: string[];
+  exclude: string[];
+  /** Absolute store folder: never part of the index. */
+  storeDir?: string;
+}
+
+export interface PathFilter {
+  /** Does the file (relative path) belong to the index? */
+  accepts(rel: string): boolean;
+  /** Can a folder (relative path) hold indexed files? False for excluded folders. */
+  entersDir(rel: string): boolean;
+}
+
+export function createPathFilter(folder: string, o: PathFilterOptions): PathFilter {
+  const include = picomatch(o.include, { nocase: true, dot: false });
+  const exclude = picomatch(o.exclude.length > 0 ? o.exclude : ['\0never'], { dot: true });
+  const storeRel = o.storeDir ? toRel(folder, path.resolve(o.storeDir)) : null;
+  const inStore = (rel: string) =>
+    storeRel !== null && storeRel !== '' && !storeRel.startsWith('../') && (rel === storeRel || rel.startsWith(`${storeRel}/`));
+  return {
+    accepts: (rel) => !inStore(rel) && include(rel) && !exclude(rel),
+    entersDir: (rel) => !inStore(rel) && !exclude(rel) && !exclude(`${rel}/x`),
+  };
+}
+
+export function toRel(folder: string, abs: string): string {
+  return path.relative(folder, abs).split(path.sep).join('/');
+}
+
+/**
+ * A relative path from an untrusted source ('/' or '\' separators, '.' and '..' segments), normalised to '/'
+ * separators — or undefined when it is empty, absolute or leaves the folder once '..' is resolved.
+ */
+export function containedRelPath(rel: string): string | undefined {
+  const slashed = rel.replace(/\\/g, '/');
+  if (slashed.startsWith('/') || /^[a-zA-Z]:/.test(slashed) || slashed.includes('\0')) return undefined;
+  const norm = path.posix.normalize(slashed).replace(/\/+$/, '');
+  if (norm === '' || norm === '.' || norm === '..' || norm.startsWith('../')) return undefined;
+  return norm;
+}
