@@ -162,22 +162,47 @@ export function enrichEnabled(config: Pick<EngineConfig, 'embed'> & { enrich?: E
 }
 
 const models = new Map<string, OllamaChatModel>();
-/** Models that failed for good in this process (unreachable, missing, timing out): not asked again for each file. */
-const broken = new Map<string, string>();
+
+/**
+ * The state of one indexing run: a model that failed for good in this run (unreachable, missing, timing out) is not asked
+ * again for each file, and the warning is given once. The next run asks again (Ollama may be up by then).
+ */
+export class EnrichRun {
+  /** host|model → the warning of its failure. */
+  readonly broken = new Map<string, string>();
+}
+
+export interface EnrichedFile {
+  passages: IndexedPassage[];
+  /**
+   * Every enrichment asked for is in the passages. False when a model call failed or the model was down: the file is
+   * stored plain and must be keyed as not enriched, so a later run with a reachable model enriches it.
+   */
+  complete: boolean;
+}
 
 /**
  * The indexer's hook: enriches one document's passages as configured (Ollama at config.embed.ollamaHost), caching in the
- * store directory. Returns the passages unchanged when enrichment is off.
+ * store directory. Returns the passages unchanged (complete) when enrichment is off. `run` carries the outage state of
+ * one indexing run across its files (a fresh one per call when absent).
  */
 export async function enrichForIndex(
   passages: IndexedPassage[],
-  o: { config: Pick<EngineConfig, 'embed'> & { enrich?: EnrichSettings }; storeDir: string; signal?: AbortSignal; chatModel?: ChatModel; onWarning?: (m: string) => void },
-): Promise<IndexedPassage[]> {
+  o: {
+    config: Pick<EngineConfig, 'embed'> & { enrich?: EnrichSettings };
+    storeDir: string;
+    signal?: AbortSignal;
+    chatModel?: ChatModel;
+    onWarning?: (m: string) => void;
+    run?: EnrichRun;
+  },
+): Promise<EnrichedFile> {
   const e = o.config.enrich;
-  if (!e || !enrichEnabled(o.config)) return passages;
+  if (!e || !enrichEnabled(o.config)) return { passages, complete: true };
   const name = e.model ?? DEFAULT_ENRICH_MODEL;
   const host = o.config.embed.ollamaHost;
   const k = `${host}|${name}`;
+  const broken = (o.run ?? new EnrichRun()).broken;
   let chatModel = o.chatModel;
   if (!chatModel) {
     chatModel = models.get(k) ?? new OllamaChatModel({ model: name, host, timeoutMs: o.config.embed.timeoutMs });
@@ -190,7 +215,7 @@ export async function enrichForIndex(
     signal: o.signal,
     contextual: e.contextual,
     summaries: e.summaries,
-    // Once broken, later files only use cached results (no model call, no repeated warning).
+    // Once broken in this run, later files only use cached results (no model call, no repeated warning).
     offline: broken.has(k),
     onWarning: (m) => (warning = m),
   });
@@ -198,5 +223,5 @@ export async function enrichForIndex(
     broken.set(k, warning);
     o.onWarning?.(warning);
   }
-  return result.passages;
+  return { passages: result.passages, complete: result.stats.failed === 0 };
 }

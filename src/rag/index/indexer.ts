@@ -2,7 +2,7 @@
 // bounded number of files in flight, and batched writes through the store (each file's passages replaced in one commit).
 import type { Engine } from '../engine';
 import { chunkDocument } from '../chunk';
-import { enrichForIndex } from '../enrich';
+import { EnrichRun, enrichForIndex } from '../enrich';
 import type { FileRecord, FileStatus, FileUpdate } from '../store/types';
 import { LoadError, type IndexedPassage } from '../types';
 import { hashFile, pipelineFingerprint, planChanges, type Candidate } from './plan';
@@ -93,6 +93,10 @@ async function runIndex(engine: Engine, o: IndexOptions): Promise<IndexRunResult
   const enrich = config.enrich && (config.enrich.contextual || config.enrich.summaries) ? config.enrich : undefined;
   // So are the chunking settings and the pipeline version: a file chunked another way is redone, not kept.
   const embedderKey = `${info.id}:${info.model}${enrich ? `+enrich(${enrich.contextual ? 'c' : ''}${enrich.summaries ? 's' : ''}:${enrich.model ?? 'default'})` : ''}+${pipelineFingerprint(config.chunk)}`;
+  // A file stored without its enrichment (model down or failing) is keyed as plain: the next run enriches it.
+  const plainKey = `${info.id}:${info.model}+${pipelineFingerprint(config.chunk)}`;
+  // The enrichment outage state is this run's: a model down now is asked again by the next run.
+  const enrichRun = new EnrichRun();
   const running = store.meta()?.runInProgress;
   if (running && running.pid !== process.pid && isAlive(running.pid)) {
     throw new Error(
@@ -185,6 +189,7 @@ async function runIndex(engine: Engine, o: IndexOptions): Promise<IndexRunResult
       return;
     }
     let passages: IndexedPassage[];
+    let key = embedderKey;
     try {
       const doc = await engine.parsers().parse(entry.abs, {
         timeoutMs: config.ingest.parseTimeoutMs,
@@ -195,7 +200,11 @@ async function runIndex(engine: Engine, o: IndexOptions): Promise<IndexRunResult
       if (passages.length === 0) throw new LoadError('no-text', 'no extractable text');
       if (signal?.aborted) return;
       // Opt-in LLM enrichments (config.enrich, see src/rag/enrich): contextual indexText, abstractive L0/L1 summaries, cached.
-      if (config.enrich) passages = await enrichForIndex(passages, { config, storeDir: engine.storeDir, signal, onWarning: (m) => warnings.push(m) });
+      if (enrich) {
+        const enriched = await enrichForIndex(passages, { config, storeDir: engine.storeDir, signal, run: enrichRun, onWarning: (m) => warnings.push(m) });
+        passages = enriched.passages;
+        if (!enriched.complete) key = plainKey;
+      }
     } catch (err) {
       if (signal?.aborted) return;
       const { status, reason } = describeFailure(err);
@@ -214,7 +223,7 @@ async function runIndex(engine: Engine, o: IndexOptions): Promise<IndexRunResult
     passagesEmbedded += passages.length;
     if (previous) counts.updated++;
     else counts.added++;
-    await enqueue(previous ? 'changed' : 'fresh', { record: { ...base, hash, status: 'indexed', reason: '', passages: passages.length }, passages, vectors });
+    await enqueue(previous ? 'changed' : 'fresh', { record: { ...base, embedder: key, hash, status: 'indexed', reason: '', passages: passages.length }, passages, vectors });
   };
 
   // A few files in flight: enough to keep the parser workers and the embedder busy, bounded memory.
