@@ -192,6 +192,64 @@ describe('enrich: contextual retrieval and summaries', function () {
     }
   });
 
+  it('the cache keeps only what indexed files use: edits and deletions prune it, the file is compacted, unchanged files keep their hits', async () => {
+    await server.close();
+    server = await startFakeOllama({ chat: enrichModel });
+    const folder = path.join(dir, 'docs');
+    const storeDir = path.join(dir, 'store');
+    fs.mkdirSync(folder);
+    const doc = (name: string, version: number) => markdownDoc(6).replace('Dieses Dokument', `Dieses Dokument (${name})`).replace('Urlaubsrecht', `${name} Fassung ${version}`).replace(/Werktage/g, `Werktage (${name} Fassung ${version})`);
+    const files = ['a.md', 'b.md', 'c.md'];
+    for (const f of files) fs.writeFileSync(path.join(folder, f), doc(f, 0));
+    fs.writeFileSync(path.join(folder, 'stays.md'), doc('stays', 0));
+    const config = { embed: { ollamaHost: server.url }, enrich: { contextual: true, summaries: true, model: 'llama3.2' } };
+    const engine = await openEngine({ folder, storeDir, config });
+    const cacheFile = path.join(storeDir, CACHE_FILE);
+    const lines = () => fs.readFileSync(cacheFile, 'utf8').split('\n').filter(Boolean).length;
+    const chats = () => server.requests.filter((q) => q.path === '/api/chat').length;
+    try {
+      await indexFolder(engine);
+      // One result per passage (document and section summaries, passage contexts), none shared between the files.
+      const live = EnrichCache.open(storeDir).size;
+      assert.equal(live, await engine.store.countPassages());
+      assert.ok(live >= 40, `${live} entries`);
+      assert.equal(lines(), live);
+
+      // 12 edit rounds of every file but one, each followed by an incremental run: all their results change each time.
+      let appendOnly = live;
+      for (let round = 1; round <= 12; round++) {
+        for (const f of files) fs.writeFileSync(path.join(folder, f), doc(f, round));
+        const written = EnrichCache.open(storeDir).written;
+        const r = await indexFolder(engine);
+        assert.equal(r.updated, 3);
+        const cache = EnrichCache.open(storeDir);
+        appendOnly += cache.written - written;
+        assert.equal(cache.size, await engine.store.countPassages(), `round ${round}: memory holds the live entries only`);
+        assert.ok(lines() <= cache.size + Math.max(200, cache.size / 2), `round ${round}: ${lines()} lines for ${cache.size} live entries`);
+      }
+      assert.ok(appendOnly > 5 * live, `${appendOnly}`);
+      assert.ok(lines() < appendOnly / 2, `${lines()} lines, append-only would be ${appendOnly}`);
+
+      // A new process reads the compacted file: a full run pays nothing, the unchanged file's results were kept.
+      EnrichCache.forget(storeDir);
+      const before = chats();
+      await indexFolder(engine, { full: true });
+      assert.equal(chats(), before, 'every result still used is a cache hit');
+      assert.equal(EnrichCache.open(storeDir).size, await engine.store.countPassages());
+
+      // Deleted files lose their entries.
+      fs.rmSync(path.join(folder, 'a.md'));
+      fs.rmSync(path.join(folder, 'b.md'));
+      await indexFolder(engine);
+      const left = await engine.store.countPassages();
+      assert.ok(left < live);
+      assert.equal(EnrichCache.open(storeDir).size, left);
+    } finally {
+      await engine.close();
+      EnrichCache.forget(storeDir);
+    }
+  });
+
   it('cancellation stops between passages, throws, and keeps what was finished in the cache', async () => {
     await server.close();
     server = await startFakeOllama({ chat: enrichModel, delayMs: 30 });

@@ -7,9 +7,9 @@ import type { EngineConfig, EnrichConfig } from '../config';
 import { OllamaChatModel } from '../answer/ollamaChat';
 import { contextMessages, summaryMessages } from '../answer/prompts';
 import { ModelError, type ChatModel, type IndexedPassage } from '../types';
-import { cacheKey, EnrichCache } from './cache';
+import { cacheKey, EnrichCache, type PruneResult } from './cache';
 
-export { CACHE_FILE, cacheKey, EnrichCache } from './cache';
+export { CACHE_FILE, cacheKey, EnrichCache, type PruneResult } from './cache';
 
 export interface EnrichProgress {
   done: number;
@@ -83,6 +83,8 @@ export async function enrichPassagesWithStats(
     if (doSummaries && (p.level === 0 || p.level === 1)) jobs.push({ p, kind: 'summary' });
     if (doContext && p.level === 2) jobs.push({ p, kind: 'context' });
   }
+  // Only the keys asked for now belong to these files (results of their old content can be pruned).
+  for (const file of new Set(passages.map((p) => p.path))) cache.beginFile(file);
   const progress: EnrichProgress = { done: 0, total: jobs.length, cached: 0, generated: 0, failed: 0 };
   let stopped = ctx.offline ?? false;
 
@@ -112,7 +114,7 @@ export async function enrichPassagesWithStats(
       key = cacheKey(`summary-v1-L${p.level}`, model, source);
       messages = summaryMessages(p.title, source, p.level as 0 | 1);
     }
-    let value = cache.get(key);
+    let value = cache.get(key, p.path);
     if (value !== undefined) {
       progress.cached++;
     } else if (!stopped) {
@@ -120,7 +122,7 @@ export async function enrichPassagesWithStats(
         const res = await ctx.chatModel.chat(messages, { signal: ctx.signal, temperature: 0 });
         value = clean(res.text, job.kind === 'context' ? MAX_CONTEXT_CHARS : MAX_SUMMARY_CHARS);
         if (value) {
-          cache.put(key, value);
+          cache.put(key, value, p.path);
           progress.generated++;
         } else {
           progress.failed++;
@@ -224,4 +226,12 @@ export async function enrichForIndex(
     o.onWarning?.(warning);
   }
   return { passages: result.passages, complete: result.stats.failed === 0 };
+}
+
+/**
+ * After a finished indexing run with enrichments: drops cached results no indexed file uses any more (`live`: relative
+ * paths of the files in the index) and compacts the cache file when enough of it is stale.
+ */
+export function pruneEnrichCache(storeDir: string, live: Iterable<string>): PruneResult {
+  return EnrichCache.open(storeDir).prune(new Set(live));
 }

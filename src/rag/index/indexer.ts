@@ -2,7 +2,7 @@
 // bounded number of files in flight, and batched writes through the store (each file's passages replaced in one commit).
 import type { Engine } from '../engine';
 import { chunkDocument } from '../chunk';
-import { EnrichRun, enrichForIndex } from '../enrich';
+import { EnrichRun, enrichForIndex, pruneEnrichCache } from '../enrich';
 import type { FileRecord, FileStatus, FileUpdate } from '../store/types';
 import { LoadError, type IndexedPassage } from '../types';
 import { hashFile, pipelineFingerprint, planChanges, type Candidate } from './plan';
@@ -270,6 +270,8 @@ async function runIndex(engine: Engine, o: IndexOptions): Promise<IndexRunResult
   // Cancelled runs are consistent too (only whole files were written); only a killed run leaves the mark.
   await store.markRun(false);
   const records = await store.listFiles();
+  // The enrichment cache keeps only what the indexed files use (a cancelled run asked for part of its files' keys only).
+  if (enrich && !cancelled) pruneEnrichCache(engine.storeDir, records.filter((r) => r.status === 'indexed').map((r) => r.path));
   const result: IndexRunResult = {
     files: records.filter((r) => r.status === 'indexed' && r.passages > 0).length,
     chunks: await store.countPassages(),
