@@ -7,11 +7,13 @@ import { strFromU8, strToU8, unzipSync, zipSync } from 'fflate';
 import { parseBytes } from '../../src/rag/ingest';
 import { LoadError, type ParsedDocument } from '../../src/rag/types';
 import { REALDOCS, flatText, occurrences } from './ingestHelpers';
+import { needsShared } from '../helpers/shared';
 
 const file = (rel: string): Buffer => readFileSync(path.join(REALDOCS, rel));
 const squeeze = (s: string): string => s.replace(/\s+/g, '');
 
 describe('DOCX loader', function () {
+  needsShared('eval/realdocs');
   this.timeout(60_000);
 
   it('takes heading levels from paragraph styles (ArbZG.docx: Heading 1/2/3 = 1/8/27)', async () => {
@@ -81,6 +83,7 @@ describe('DOCX loader', function () {
 });
 
 describe('PPTX loader', function () {
+  needsShared('eval/realdocs');
   this.timeout(60_000);
 
   it('indexes slide text, tables and text boxes with slide headings and joined-text offsets', async () => {
@@ -131,6 +134,7 @@ describe('PPTX loader', function () {
 });
 
 describe('XLSX loader', function () {
+  needsShared('eval/realdocs');
   this.timeout(60_000);
   let kyc: ParsedDocument;
   before(async () => {
