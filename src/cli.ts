@@ -1,5 +1,5 @@
 // `docs-rag` command line: a thin dispatcher. Each command lives in src/cli/<name>.ts and drives the engine in src/rag.
-import { UsageError, printUsage } from './cli/common';
+import { COMMAND_USAGE, UsageError, printUsage, wantsHelp } from './cli/common';
 import { explainStoreError } from './rag/store/errors';
 
 type CommandModule = { run(argv: string[]): Promise<number> };
@@ -14,15 +14,26 @@ const commands: Record<string, () => Promise<CommandModule>> = {
 
 async function main(argv: string[]): Promise<number> {
   const [name, ...rest] = argv;
-  if (!name || name === '--help' || name === '-h' || name === 'help') {
+  if (!name) {
     printUsage();
-    return name ? 0 : 2;
+    return 2;
+  }
+  // Help is asked for, so it goes to stdout with exit 0: `docs-rag --help`, `docs-rag help [command]`, `docs-rag <command> --help`.
+  if (name === '--help' || name === '-h' || name === 'help') {
+    const topic = name === 'help' ? rest[0] : undefined;
+    if (topic && COMMAND_USAGE[topic]) process.stdout.write(`Usage:\n  ${COMMAND_USAGE[topic]}`);
+    else printUsage(process.stdout);
+    return 0;
   }
   const load = commands[name];
   if (!load) {
     process.stderr.write(`docs-rag: unknown command "${name}"\n`);
     printUsage();
     return 2;
+  }
+  if (wantsHelp(rest)) {
+    process.stdout.write(`Usage:\n  ${COMMAND_USAGE[name]}`);
+    return 0;
   }
   const mod = await load();
   return mod.run(rest);

@@ -8,18 +8,66 @@ import { DEFAULT_STORE_DIRNAME } from '../rag/config';
 
 export class UsageError extends Error {}
 
-export const USAGE = `Usage:
-  docs-rag index <folder> [--store DIR] [--embedder builtin|ollama] [--model NAME] [--ollama-host URL] [--full]
-                 [--enrich contextual,summaries] [--enrich-model NAME] [--follow-external-symlinks] [--wait|--no-wait] [--json]
-  docs-rag search "<query>" --folder <folder> [--store DIR] [--k N] [--config NAME] [--trace] [--json]
-  docs-rag status --folder <folder> [--store DIR] [--json]
-  docs-rag ask "<question>" --folder <folder> [--store DIR] [--model NAME] [--ollama-host URL] [--mode auto|agentic|extractive]
-               [--length short|medium|long] [--k N] [--num-ctx N] [--timeout SECONDS] [--keep-alive DURATION] [--json]
-  docs-rag eval --folder <folder> --queries <jsonl> | --beir <dir>  [--store DIR] [--config NAME] [--json]
+/** Each command's usage: its synopsis and what its flags do (printed by `docs-rag <command> --help`). */
+export const COMMAND_USAGE: Record<string, string> = {
+  index: `docs-rag index <folder> [--store DIR] [--embedder builtin|ollama] [--model NAME] [--ollama-host URL] [--full]
+               [--enrich contextual,summaries] [--enrich-model NAME] [--json]
+  Indexes the documents of <folder> (incremental: unchanged files are skipped).
+    --store DIR              where the index lives (default <folder>/.docs-rag)
+    --embedder builtin|ollama, --model NAME   the embedder (default builtin; --model alone means ollama)
+    --ollama-host URL        Ollama server (default $OLLAMA_HOST or http://127.0.0.1:11434)
+    --full                   re-parse and re-embed every file
+    --enrich contextual,summaries, --enrich-model NAME   LLM enrichments at indexing time (Ollama)
+    --follow-external-symlinks   also index files that symbolic links point to outside <folder>
+    --wait | --no-wait       when another process writes this index: wait for it (default), or exit 1 at once
+    --json                   print the result as one JSON object
+`,
+  search: `docs-rag search "<query>" --folder <folder> [--store DIR] [--k N] [--config NAME] [--trace] [--json]
+               [--embedder builtin|ollama] [--model NAME] [--ollama-host URL] [--chat-model NAME] [--alpha X] [--levels 0,1,2]
+  Searches the index of <folder> and lists the best passages with their locations.
+    --k N                    number of results (1–1000, default 10)
+    --config NAME            named pipeline configuration (default, bm25, vector, hybrid, ablations)
+    --chat-model NAME        Ollama chat model for the LLM stages (expansion, rerank)
+    --alpha X, --levels L    fusion weight; passage levels to search
+    --trace                  add the per-stage trace
+    --json                   print the results as one JSON object
+`,
+  status: `docs-rag status --folder <folder> [--store DIR] [--json]
+  Shows what the index of <folder> holds and which files were not indexed, with the reason.
+`,
+  ask: `docs-rag ask "<question>" --folder <folder> [--store DIR] [--model NAME] [--ollama-host URL] [--mode auto|agentic|extractive]
+               [--length short|medium|long] [--k N] [--num-ctx N] [--timeout SECONDS] [--keep-alive DURATION] [--json] [--trace]
+               [--embedder builtin|ollama] [--embed-model NAME]
+  Answers a question from the documents of <folder> with citations (indexes the folder first if it has no index).
+    --model NAME             Ollama chat model; without it: the extractive answer (quotes of the best passages)
+    --mode auto|agentic|extractive, --length short|medium|long, --k N (passages retrieved)
+    --num-ctx N              context window (default: the model's own, capped at 8192)
+    --timeout SECONDS        idle timeout of a model call (default 120)
+    --keep-alive DURATION    how long Ollama keeps the model loaded
+    --embedder, --embed-model   only when the folder has no index yet
+    --json                   print the answer, citations and trace as one JSON object
+`,
+  eval: `docs-rag eval --folder <folder> --queries <jsonl> | --beir <dir> [--qrels FILE] [--store DIR] [--config NAME|all] [--json]
+               [--limit N] [--reindex] [--per-query] [--quote-edges] [--answers] [--set key=value]... [--chunk-scale X]
+               [--chunk-strategy NAME] [--embedder builtin|ollama] [--model NAME] [--ollama-host URL] [--chat-model NAME]
+  Measures retrieval (and with --answers, answers) on workspace questions or a BEIR-layout set.
+`,
+};
+
+export const USAGE = `Usage:\n${Object.values(COMMAND_USAGE)
+  .map((u) => `  ${u.split('\n')[0]}\n${u.split('\n').slice(1).filter((l) => l.startsWith('               ')).map((l) => `  ${l}\n`).join('')}`)
+  .join('')}Run docs-rag <command> --help for the flags of one command.
 `;
 
-export function printUsage(): void {
-  process.stderr.write(USAGE);
+/** The general usage, on stderr (after a usage error) or on stdout (asked for with --help). */
+export function printUsage(out: NodeJS.WritableStream = process.stderr): void {
+  out.write(USAGE);
+}
+
+/** Whether the arguments ask for help (--help or -h before a `--` terminator). */
+export function wantsHelp(argv: string[]): boolean {
+  const end = argv.indexOf('--');
+  return (end < 0 ? argv : argv.slice(0, end)).some((a) => a === '--help' || a === '-h');
 }
 
 /** Parses flags; unknown flags and missing values are usage errors (exit 2). */

@@ -185,6 +185,11 @@ export interface ChatModel {
   /** Context window in tokens. */
   readonly contextWindow: number;
   chat(messages: ChatMessage[], options?: ChatOptions): Promise<ChatResponse>;
+  /**
+   * The model's own token count of a text (the VS Code model's `countTokens`). Without it (Ollama) the token budget
+   * estimates from the characters.
+   */
+  countTokens?(text: string, signal?: AbortSignal): Promise<number>;
 }
 
 /** Error raised by model adapters with a message that tells the user the fix. */

@@ -63,6 +63,21 @@ export class VscodeChatModel implements ChatModel {
     this.contextWindow = model.maxInputTokens;
   }
 
+  /** The model's own tokenizer, so the token budget counts instead of estimating. */
+  async countTokens(text: string, signal?: AbortSignal): Promise<number> {
+    const cts = new vscode.CancellationTokenSource();
+    const abort = () => cts.cancel();
+    signal?.addEventListener('abort', abort, { once: true });
+    const outer = this.token?.onCancellationRequested(abort);
+    try {
+      return await this.model.countTokens(text, cts.token);
+    } finally {
+      signal?.removeEventListener('abort', abort);
+      outer?.dispose();
+      cts.dispose();
+    }
+  }
+
   async chat(messages: ChatMessage[], options: ChatOptions = {}): Promise<ChatResponse> {
     const { types } = await loadEngineModules();
     const make: MakeError = (kind, message) => new types.ModelError(kind, message);

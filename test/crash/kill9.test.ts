@@ -7,6 +7,7 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import { openStore } from '../../src/rag/store';
 import { REALDOCS, WORKSPACE, copyTree, snapshot } from './snapshot';
+import { needsShared } from '../helpers/shared';
 
 const ROOT = path.resolve(__dirname, '../..');
 // The children run from a frozen copy of src/ (made in before()), so source edits during the run cannot change the chunks
@@ -67,6 +68,7 @@ function mutate(folder: string, round: number): void {
 }
 
 describe('crash safety: kill -9 during indexing', function () {
+  needsShared('eval/workspace', 'eval/realdocs');
   this.timeout(1_800_000);
   let work: string;
   let folder: string;
@@ -90,7 +92,7 @@ describe('crash safety: kill -9 during indexing', function () {
       fs.copyFileSync(path.join(REALDOCS, rel), path.join(folder, 'realdocs', rel));
     }
   });
-  after(() => fs.rmSync(work, { recursive: true, force: true }));
+  after(() => work && fs.rmSync(work, { recursive: true, force: true }));
 
   it(`survives ${KILLS} kills at random moments and then equals a clean build`, async () => {
     // Learn how many progress events a full run has, so kills land anywhere in it (scan, parse, embed, write, optimize).

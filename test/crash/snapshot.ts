@@ -3,11 +3,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { openStore } from '../../src/rag/store';
 
-export const SHARED = process.env.DOCS_RAG_SHARED
-  ? path.resolve(process.env.DOCS_RAG_SHARED)
-  : path.resolve(__dirname, '../../../shared');
-export const WORKSPACE = path.join(SHARED, 'eval/workspace');
-export const REALDOCS = path.join(SHARED, 'eval/realdocs');
+export { REALDOCS, SHARED, WORKSPACE } from '../helpers/shared';
 
 export interface IndexSnapshot {
   /** Sorted "path \t level \t chunkPath \t text" lines, one per passage (a multiset). */

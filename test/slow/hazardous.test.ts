@@ -14,9 +14,8 @@ import * as path from 'path';
 import { ParserPool } from '../../src/rag/ingest';
 import { LoadError, type ParsedDocument } from '../../src/rag/types';
 import { textBombPdf } from './textBombPdf';
+import { REALDOCS, needsShared } from '../helpers/shared';
 
-const SHARED = process.env.DOCS_RAG_SHARED ? path.resolve(process.env.DOCS_RAG_SHARED) : path.resolve(__dirname, '../../../shared');
-const REALDOCS = path.join(SHARED, 'eval/realdocs');
 const DEADLINE_MS = 5_000;
 const SLACK_MS = 2_000;
 /** A deadline of 1/CALIBRATION_SHARE of the text bomb's measured parse time; at least MIN_BOMB_DEADLINE_MS. */
@@ -44,6 +43,7 @@ async function timed(p: Promise<ParsedDocument>): Promise<Settled> {
 }
 
 describe('hazardous PDFs through ParserPool (slow)', function () {
+  needsShared('eval/realdocs');
   this.timeout(300_000);
 
   it('hazardous files settle within the deadline, a PDF needing 10x its deadline of pdf.js CPU times out, and a concurrent parse succeeds', async () => {

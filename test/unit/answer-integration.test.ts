@@ -219,6 +219,48 @@ describe('answer: answerQuestion over a real index', function () {
     assert.equal(new Set(runner.sources.map((s) => s.passage.id)).size, runner.sources.length);
   });
 
+  it("a model's countTokens decides what fits the budget (instead of the characters ÷ 3.6 estimate)", async () => {
+    server = await startFakeOllama({ chat: testModel });
+    /** A model with its own tokenizer, like the VS Code models: here one that counts `perChar` tokens per character. */
+    class CountingModel extends OllamaChatModel {
+      counted = 0;
+      constructor(
+        url: string,
+        private readonly perChar: number,
+      ) {
+        super({ model: 'llama3.2', host: url, numCtx: 3000 });
+      }
+      async countTokens(text: string): Promise<number> {
+        this.counted++;
+        return Math.ceil(text.length * this.perChar);
+      }
+    }
+    const question = 'Wie viele Werktage Urlaub stehen mir jährlich zu und was gilt für Teilzeit und Kündigung?';
+    const run = async (chatModel: OllamaChatModel) => {
+      let sources = 0;
+      const r = await answerQuestion(question, { retriever, chatModel, embedder: engine.embedder, onSources: (s) => (sources = s.length) });
+      assert.equal(r.mode, 'generative');
+      const budget = r.trace.find((t) => t.name === 'budget');
+      return { sources, used: budget?.counts?.usedTokens ?? -1, passages: budget?.counts?.passages ?? -1 };
+    };
+    const estimated = await run(new OllamaChatModel({ model: 'llama3.2', host: server.url, numCtx: 3000 }));
+    const heavy = new CountingModel(server.url, 1);
+    const costly = await run(heavy);
+    const light = new CountingModel(server.url, 0.05);
+    const cheap = await run(light);
+    assert.ok(heavy.counted > 0 && light.counted > 0, 'countTokens was asked');
+    assert.ok(estimated.sources >= 2, `${estimated.sources} sources with the estimate`);
+    assert.ok(costly.sources < estimated.sources, `1 token a character: ${costly.sources} sources, estimate: ${estimated.sources}`);
+    assert.ok(costly.passages < estimated.passages, JSON.stringify({ costly, estimated }));
+    assert.ok(cheap.used < estimated.used / 2 && cheap.sources === estimated.sources, JSON.stringify({ cheap, estimated }));
+    // Where the estimate is what binds, a cheaper tokenizer lets more passages into the same budget.
+    const budgetTokens = Math.floor(estimated.used / 3);
+    const byEstimate = await retriever.retrieve(question, { k: 8, budgetTokens });
+    const byCount = await retriever.retrieve(question, { k: 8, budgetTokens, countTokens: (t) => light.countTokens(t) });
+    assert.ok(byCount.context!.passages.length > byEstimate.context!.passages.length, `${byCount.context!.passages.length} vs ${byEstimate.context!.passages.length}`);
+    assert.ok(byCount.context!.usedTokens <= budgetTokens);
+  });
+
   it('rejects questions outside 3–2,000 characters before any work', async () => {
     await assert.rejects(answerQuestion('ab', { retriever }), /too short/);
     await assert.rejects(answerQuestion('x'.repeat(2001), { retriever }), /too long/);

@@ -1,5 +1,7 @@
 // OllamaChatModel through the real `ollama` client against the Ollama-API test server.
 import { strict as assert } from 'node:assert';
+import * as fs from 'node:fs';
+import * as path from 'node:path';
 import { OllamaChatModel } from '../../src/rag/answer/ollamaChat';
 import { ModelError } from '../../src/rag/types';
 import { closedPort, startFakeOllama, type FakeOllama } from '../helpers/ollamaServer';
@@ -11,6 +13,16 @@ function expectModelError(kind: ModelError['kind'], re: RegExp) {
     assert.match(e.message, re);
     return true;
   };
+}
+
+const ROOT = path.resolve(__dirname, '../..');
+
+/** `docsRag.x.y` names in a text that are not settings of package.json's contributes.configuration. */
+function unknownSettings(text: string): string[] {
+  const pkg = JSON.parse(fs.readFileSync(path.join(ROOT, 'package.json'), 'utf8'));
+  const conf = pkg.contributes.configuration;
+  const known = new Set<string>((Array.isArray(conf) ? conf : [conf]).flatMap((c: { properties: object }) => Object.keys(c.properties)));
+  return [...new Set(text.match(/docsRag\.[A-Za-z]+(?:\.[A-Za-z]+)*/g) ?? [])].filter((s) => !known.has(s));
 }
 
 describe('answer: OllamaChatModel', () => {
@@ -116,5 +128,31 @@ describe('answer: OllamaChatModel', () => {
     await m.init();
     await assert.rejects(m.chat([{ role: 'user', content: 'Wort '.repeat(3000) }]), expectModelError('context-overflow', /context window.*512/));
     assert.equal(server.requests.filter((r) => r.path === '/api/chat').length, 0);
+  });
+
+  it('the overflow message names a way to raise the window that exists (the ask flag), no invented setting', async () => {
+    server = await startFakeOllama({ contextLength: 512 });
+    const m = new OllamaChatModel({ model: 'llama3.2', host: server.url });
+    await m.init();
+    const err = await m.chat([{ role: 'user', content: 'Wort '.repeat(3000) }]).then(() => null, (e: unknown) => e);
+    assert.ok(err instanceof ModelError && err.kind === 'context-overflow', String(err));
+    assert.match(err.message, /docs-rag ask --num-ctx N/);
+    const usage = fs.readFileSync(path.join(ROOT, 'src/cli/common.ts'), 'utf8');
+    assert.ok(usage.includes('[--num-ctx N]'), 'docs-rag ask has --num-ctx');
+    assert.deepEqual(unknownSettings(err.message), []);
+  });
+
+  it('no engine or CLI message names a docsRag.* setting that package.json does not contribute', () => {
+    const found: string[] = [];
+    const walk = (dir: string): void => {
+      for (const e of fs.readdirSync(dir, { withFileTypes: true })) {
+        const p = path.join(dir, e.name);
+        if (e.isDirectory()) walk(p);
+        else if (p.endsWith('.ts')) for (const s of unknownSettings(fs.readFileSync(p, 'utf8'))) found.push(`${path.relative(ROOT, p)}: ${s}`);
+      }
+    };
+    walk(path.join(ROOT, 'src/rag'));
+    walk(path.join(ROOT, 'src/cli'));
+    assert.deepEqual(found, []);
   });
 });

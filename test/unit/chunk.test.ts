@@ -7,9 +7,8 @@ import { splitSentences } from '../../src/rag/chunk/sentences';
 import { defaultConfig, type ChunkConfig } from '../../src/rag/config';
 import { parseBytes } from '../../src/rag/ingest/parseBytes';
 import type { Block, DocFormat, IndexedPassage, ParsedDocument } from '../../src/rag/types';
+import { EVAL, needsShared, sharedMissing } from '../helpers/shared';
 
-const SHARED = process.env.DOCS_RAG_SHARED ?? path.resolve(__dirname, '../../../shared');
-const EVAL = path.join(SHARED, 'eval');
 const config: ChunkConfig = defaultConfig().chunk;
 
 function listFiles(dir: string, ext: string): string[] {
@@ -22,7 +21,8 @@ function listFiles(dir: string, ext: string): string[] {
   return out.sort();
 }
 
-const MD_FILES = [
+// Listed at load time (the tests are generated per file); without the shared data the suites fail in their first hook.
+const MD_FILES = sharedMissing('eval/workspace', 'eval/realdocs') ? [] : [
   ...listFiles(path.join(EVAL, 'workspace/gesetze'), '.md'),
   ...listFiles(path.join(EVAL, 'workspace/cargo-book'), '.md'),
   ...listFiles(path.join(EVAL, 'realdocs/md'), '.md'),
@@ -49,6 +49,7 @@ const collapse = (t: string) => t.replace(/\s+/g, ' ').trim();
 
 for (const strategy of ['structural', 'semantic'] as const) {
 describe(`chunkDocument (${strategy}) on real Markdown files`, function () {
+  needsShared('eval/workspace', 'eval/realdocs');
   this.timeout(120_000);
   const cfg: ChunkConfig = { ...config, strategy };
   const parsed = new Map<string, { doc: ParsedDocument; passages: IndexedPassage[]; lines: string[] }>();
@@ -345,6 +346,7 @@ describe('chunkDocument on built documents', () => {
 });
 
 describe('chunkDocument on real PDF and DOCX files', function () {
+  needsShared('eval/realdocs');
   this.timeout(60_000);
 
   it('PDF passages cite the pages that hold their text', async () => {

@@ -7,9 +7,9 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import mammoth from 'mammoth';
 import { extractText, getDocumentProxy } from 'unpdf';
+import { SHARED, needsShared } from '../helpers/shared';
 
 const ROOT = path.resolve(__dirname, '../..');
-const SHARED = process.env.DOCS_RAG_SHARED ? path.resolve(process.env.DOCS_RAG_SHARED) : path.resolve(ROOT, '../shared');
 const GESETZE = path.join(SHARED, 'eval/workspace/gesetze');
 
 /** Letters and digits only, lower case: immune to hyphenation, line breaks and spacing. */
@@ -28,13 +28,14 @@ function ask(folder: string, question: string): Record<string, any> {
 }
 
 describe('cli: docs-rag ask citations on PDF and DOCX', function () {
+  needsShared('eval/workspace/gesetze');
   this.timeout(180_000);
   let dir: string;
   before(() => {
     dir = fs.mkdtempSync(path.join(os.tmpdir(), 'docs-rag-ask-formats-'));
     for (const f of ['arbzg.pdf', 'entgfg.docx']) fs.copyFileSync(path.join(GESETZE, f), path.join(dir, f));
   });
-  after(() => fs.rmSync(dir, { recursive: true, force: true }));
+  after(() => dir && fs.rmSync(dir, { recursive: true, force: true }));
 
   it('PDF citations name pages whose text holds every word of the passage', async () => {
     const out = ask(dir, 'Wie lange muss die Ruhezeit nach Beendigung der täglichen Arbeitszeit mindestens sein?');

@@ -6,6 +6,7 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import { startFakeOllama } from '../helpers/ollamaServer';
 import { REALDOCS, WORKSPACE } from '../crash/snapshot';
+import { needsShared } from '../helpers/shared';
 
 const ROOT = path.resolve(__dirname, '../..');
 
@@ -41,6 +42,7 @@ function cli(args: string[], o: { bundle?: boolean } = {}): Promise<CliResult> {
 const tmp = (p: string) => fs.mkdtempSync(path.join(os.tmpdir(), p));
 
 describe('docs-rag index / status (CLI end to end)', function () {
+  needsShared('eval/workspace', 'eval/realdocs');
   this.timeout(300_000);
   let folder: string;
 

@@ -9,12 +9,12 @@ import * as path from 'node:path';
 import { OllamaChatModel } from '../../src/rag/answer/ollamaChat';
 import { chunkDocument } from '../../src/rag/chunk';
 import { defaultConfig } from '../../src/rag/config';
-import { CACHE_FILE, EnrichCache, enrichForIndex, enrichPassagesWithStats } from '../../src/rag/enrich';
+import { CACHE_FILE, EnrichCache, EnrichRun, enrichForIndex, enrichPassagesWithStats } from '../../src/rag/enrich';
 import { openEngine } from '../../src/rag/engine';
 import { indexFolder } from '../../src/rag/index/indexer';
 import { parseBytes } from '../../src/rag/ingest';
 import type { IndexedPassage } from '../../src/rag/types';
-import { startFakeOllama, type FakeChatRequest, type FakeOllama } from '../helpers/ollamaServer';
+import { closedPort, startFakeOllama, type FakeChatRequest, type FakeOllama } from '../helpers/ollamaServer';
 
 const ROOT = path.resolve(__dirname, '../..');
 
@@ -103,20 +103,66 @@ describe('enrich: contextual retrieval and summaries', function () {
     assert.equal(third.stats.cached, changed.length - third.stats.generated);
   });
 
-  it('falls back to the plain passages when the model fails, and warns once', async () => {
+  it('falls back to the plain passages when the model fails, and warns once per run', async () => {
     await server.close();
     server = await startFakeOllama({ chat: enrichModel, models: ['llama3.2'] });
     const passages = await passagesOf(markdownDoc(2));
     const warnings: string[] = [];
     const config = { ...defaultConfig(), enrich: { contextual: true, summaries: true, model: 'qwen2.5:7b-instruct' } };
     config.embed.ollamaHost = server.url;
-    const out = await enrichForIndex(passages, { config, storeDir: dir, onWarning: (m) => warnings.push(m) });
-    assert.deepEqual(out.map((p) => [p.text, p.indexText]), passages.map((p) => [p.text, p.indexText]), 'extractive summaries and plain indexText kept');
-    const again = await enrichForIndex(passages, { config, storeDir: dir, onWarning: (m) => warnings.push(m) });
-    assert.equal(again.length, passages.length);
+    const run = new EnrichRun();
+    const out = await enrichForIndex(passages, { config, storeDir: dir, run, onWarning: (m) => warnings.push(m) });
+    assert.deepEqual(out.passages.map((p) => [p.text, p.indexText]), passages.map((p) => [p.text, p.indexText]), 'extractive summaries and plain indexText kept');
+    assert.equal(out.complete, false, 'stored without its enrichment');
+    const again = await enrichForIndex(passages, { config, storeDir: dir, run, onWarning: (m) => warnings.push(m) });
+    assert.equal(again.passages.length, passages.length);
+    assert.equal(again.complete, false);
     assert.equal(warnings.length, 1);
     assert.match(warnings[0], /ollama pull qwen2\.5:7b-instruct/);
-    assert.equal(server.requests.filter((r) => r.path === '/api/chat').length, 1, 'a missing model is asked once, not per passage or file');
+    assert.equal(server.requests.filter((r) => r.path === '/api/chat').length, 1, 'a missing model is asked once per run, not per passage or file');
+    // The next run asks again (the outage is not remembered by the process).
+    await enrichForIndex(passages, { config, storeDir: dir, run: new EnrichRun(), onWarning: (m) => warnings.push(m) });
+    assert.equal(server.requests.filter((r) => r.path === '/api/chat').length, 2);
+    assert.equal(warnings.length, 2);
+  });
+
+  it('a file indexed while Ollama is down is enriched by the next run once Ollama is up (real client, down then up)', async () => {
+    await server.close();
+    const port = await closedPort();
+    const folder = path.join(dir, 'docs');
+    fs.mkdirSync(folder);
+    fs.writeFileSync(path.join(folder, 'urlaub.md'), markdownDoc(2));
+    fs.writeFileSync(path.join(folder, 'fristen.md'), markdownDoc(1).replace('Urlaubsrecht', 'Fristen'));
+    const config = { embed: { ollamaHost: `http://127.0.0.1:${port}` }, enrich: { contextual: true, summaries: false, model: 'llama3.2' } };
+    const engine = await openEngine({ folder, storeDir: path.join(dir, 'store'), config });
+    try {
+      // Down: both files are stored plain, the run warns once and does not fail.
+      const down = await indexFolder(engine);
+      assert.equal(down.errors.length, 0);
+      assert.equal(down.files, 2);
+      assert.equal(down.warnings?.filter((w) => /enrichment stopped/.test(w)).length, 1, String(down.warnings));
+      assert.match(down.warnings!.find((w) => /enrichment stopped/.test(w))!, /Cannot reach Ollama/);
+      assert.equal((await engine.store.fullTextSearch('Quokkaregel', { k: 10 })).length, 0);
+
+      // Up on the same address: the next (incremental, not full) run enriches both files.
+      server = await startFakeOllama({ port, chat: (req) => (/situates a passage/.test(req.messages[0].content) ? 'Zusammenhang: Quokkaregel' : enrichModel(req)) });
+      const up = await indexFolder(engine);
+      assert.equal(up.errors.length, 0);
+      assert.equal(up.updated, 2, 'both plain files are redone');
+      assert.ok(!up.warnings?.some((w) => /enrichment stopped/.test(w)), String(up.warnings));
+      const calls = server.requests.filter((q) => q.path === '/api/chat').length;
+      assert.ok(calls >= 3, `${calls} model calls`);
+      const hits = await engine.store.fullTextSearch('Quokkaregel', { k: 20 });
+      assert.deepEqual([...new Set(hits.map((h) => h.passage.path))].sort(), ['fristen.md', 'urlaub.md']);
+
+      // Enriched now: a third run leaves both files alone and asks the model nothing.
+      const third = await indexFolder(engine);
+      assert.equal(third.unchanged, 2);
+      assert.equal(server.requests.filter((q) => q.path === '/api/chat').length, calls);
+    } finally {
+      await engine.close();
+      EnrichCache.forget(path.join(dir, 'store'));
+    }
   });
 
   it('the indexer runs it when config.enrich is set: context words become searchable, text stays, reruns hit the cache', async () => {
@@ -146,6 +192,64 @@ describe('enrich: contextual retrieval and summaries', function () {
     }
   });
 
+  it('the cache keeps only what indexed files use: edits and deletions prune it, the file is compacted, unchanged files keep their hits', async () => {
+    await server.close();
+    server = await startFakeOllama({ chat: enrichModel });
+    const folder = path.join(dir, 'docs');
+    const storeDir = path.join(dir, 'store');
+    fs.mkdirSync(folder);
+    const doc = (name: string, version: number) => markdownDoc(6).replace('Dieses Dokument', `Dieses Dokument (${name})`).replace('Urlaubsrecht', `${name} Fassung ${version}`).replace(/Werktage/g, `Werktage (${name} Fassung ${version})`);
+    const files = ['a.md', 'b.md', 'c.md'];
+    for (const f of files) fs.writeFileSync(path.join(folder, f), doc(f, 0));
+    fs.writeFileSync(path.join(folder, 'stays.md'), doc('stays', 0));
+    const config = { embed: { ollamaHost: server.url }, enrich: { contextual: true, summaries: true, model: 'llama3.2' } };
+    const engine = await openEngine({ folder, storeDir, config });
+    const cacheFile = path.join(storeDir, CACHE_FILE);
+    const lines = () => fs.readFileSync(cacheFile, 'utf8').split('\n').filter(Boolean).length;
+    const chats = () => server.requests.filter((q) => q.path === '/api/chat').length;
+    try {
+      await indexFolder(engine);
+      // One result per passage (document and section summaries, passage contexts), none shared between the files.
+      const live = EnrichCache.open(storeDir).size;
+      assert.equal(live, await engine.store.countPassages());
+      assert.ok(live >= 40, `${live} entries`);
+      assert.equal(lines(), live);
+
+      // 12 edit rounds of every file but one, each followed by an incremental run: all their results change each time.
+      let appendOnly = live;
+      for (let round = 1; round <= 12; round++) {
+        for (const f of files) fs.writeFileSync(path.join(folder, f), doc(f, round));
+        const written = EnrichCache.open(storeDir).written;
+        const r = await indexFolder(engine);
+        assert.equal(r.updated, 3);
+        const cache = EnrichCache.open(storeDir);
+        appendOnly += cache.written - written;
+        assert.equal(cache.size, await engine.store.countPassages(), `round ${round}: memory holds the live entries only`);
+        assert.ok(lines() <= cache.size + Math.max(200, cache.size / 2), `round ${round}: ${lines()} lines for ${cache.size} live entries`);
+      }
+      assert.ok(appendOnly > 5 * live, `${appendOnly}`);
+      assert.ok(lines() < appendOnly / 2, `${lines()} lines, append-only would be ${appendOnly}`);
+
+      // A new process reads the compacted file: a full run pays nothing, the unchanged file's results were kept.
+      EnrichCache.forget(storeDir);
+      const before = chats();
+      await indexFolder(engine, { full: true });
+      assert.equal(chats(), before, 'every result still used is a cache hit');
+      assert.equal(EnrichCache.open(storeDir).size, await engine.store.countPassages());
+
+      // Deleted files lose their entries.
+      fs.rmSync(path.join(folder, 'a.md'));
+      fs.rmSync(path.join(folder, 'b.md'));
+      await indexFolder(engine);
+      const left = await engine.store.countPassages();
+      assert.ok(left < live);
+      assert.equal(EnrichCache.open(storeDir).size, left);
+    } finally {
+      await engine.close();
+      EnrichCache.forget(storeDir);
+    }
+  });
+
   it('cancellation stops between passages, throws, and keeps what was finished in the cache', async () => {
     await server.close();
     server = await startFakeOllama({ chat: enrichModel, delayMs: 30 });
@@ -165,7 +269,8 @@ describe('enrich: contextual retrieval and summaries', function () {
   it('is off unless configured', async () => {
     const passages = await passagesOf(markdownDoc(1));
     const out = await enrichForIndex(passages, { config: defaultConfig(), storeDir: dir });
-    assert.equal(out, passages);
+    assert.equal(out.passages, passages);
+    assert.equal(out.complete, true);
     assert.equal(server.requests.length, 0);
   });
 

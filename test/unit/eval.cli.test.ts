@@ -5,9 +5,9 @@ import { spawnSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
+import { SHARED, needsShared } from '../helpers/shared';
 
 const ROOT = path.resolve(__dirname, '../..');
-const SHARED = process.env.DOCS_RAG_SHARED ?? path.resolve(ROOT, '../shared');
 
 function cli(args: string[]) {
   const r = spawnSync(process.execPath, ['--import', 'tsx', path.join(ROOT, 'src/cli.ts'), ...args], { cwd: ROOT, encoding: 'utf8', timeout: 240_000 });
@@ -16,12 +16,13 @@ function cli(args: string[]) {
 const lastJson = (s: string) => JSON.parse(s.trim().split('\n').pop()!);
 
 describe('docs-rag eval (CLI)', function () {
+  needsShared('eval/scifact', 'eval/workspace');
   this.timeout(300_000);
   let tmp: string;
   before(() => {
     tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'eval-cli-'));
   });
-  after(() => fs.rmSync(tmp, { recursive: true, force: true }));
+  after(() => tmp && fs.rmSync(tmp, { recursive: true, force: true }));
 
   it('--beir: builds a temporary index through the real store and reports the JSON summary', () => {
     const dir = path.join(tmp, 'beir');

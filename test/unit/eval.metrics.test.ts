@@ -7,6 +7,7 @@ import { loadBeir, loadWorkspaceQueries } from '../../src/rag/eval/datasets';
 import { matchAll, matchesEvidence, normalizeText, type Evidence } from '../../src/rag/eval/match';
 import { percentile, scoreRanking } from '../../src/rag/eval/metrics';
 import { aggregate } from '../../src/rag/eval/runner';
+import { WORKSPACE, requireShared } from '../helpers/shared';
 
 const close = (a: number, b: number) => assert.ok(Math.abs(a - b) < 1e-9, `${a} != ${b}`);
 
@@ -80,8 +81,8 @@ describe('eval: relevance matching (FORMAT.md §5)', () => {
 
 describe('eval: dataset loaders', () => {
   it('reads the shared workspace dev questions', () => {
-    const shared = process.env.DOCS_RAG_SHARED ?? path.resolve(__dirname, '../../../shared');
-    const qs = loadWorkspaceQueries(path.join(shared, 'eval/workspace/queries-dev.jsonl'));
+    requireShared('eval/workspace/queries-dev.jsonl');
+    const qs = loadWorkspaceQueries(path.join(WORKSPACE, 'queries-dev.jsonl'));
     assert.equal(qs.length, 30);
     assert.ok(qs.every((q) => q.relevant.length > 0 && (q.lang === 'de' || q.lang === 'en')));
   });

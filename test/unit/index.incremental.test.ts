@@ -6,6 +6,7 @@ import { openEngine, type Engine } from '../../src/rag/engine';
 import { indexFolder, type IndexProgress } from '../../src/rag/index/indexer';
 import { startFakeOllama } from '../helpers/ollamaServer';
 import { WORKSPACE, copyTree, snapshot } from '../crash/snapshot';
+import { needsShared } from '../helpers/shared';
 
 /** A small mixed-format copy of the shared workspace: Markdown, PDF and DOCX, German and English. */
 const PICK = [
@@ -36,6 +37,7 @@ async function cleanBuild(folder: string): Promise<Awaited<ReturnType<typeof sna
 }
 
 describe('indexer: incremental runs equal a clean build', function () {
+  needsShared('eval/workspace');
   this.timeout(300_000);
   let folder: string;
   let engine: Engine;

@@ -7,11 +7,13 @@ import { looksLikeProse } from '../../src/rag/ingest/html';
 import { decodeText } from '../../src/rag/ingest/decode';
 import type { ParsedDocument } from '../../src/rag/types';
 import { REALDOCS, flatText } from './ingestHelpers';
+import { needsShared } from '../helpers/shared';
 
 const html = (name: string): Buffer => readFileSync(path.join(REALDOCS, 'html', name));
 const parse = (name: string): Promise<ParsedDocument> => parseBytes(html(name), 'html', name);
 
 describe('HTML loader', function () {
+  needsShared('eval/realdocs');
   this.timeout(60_000);
 
   it('decodes by BOM first (UTF-16LE page declaring charset "unicode")', async () => {

@@ -5,6 +5,7 @@ import * as path from 'path';
 import { parseBytes } from '../../src/rag/ingest';
 import type { ParsedDocument } from '../../src/rag/types';
 import { REALDOCS, WORKSPACE, wordsOf } from './ingestHelpers';
+import { needsShared } from '../helpers/shared';
 
 const FIXTURES = path.resolve(__dirname, '../fixtures/ingest');
 
@@ -34,6 +35,7 @@ function checkLineRanges(file: string, doc: ParsedDocument, source: string): voi
 }
 
 describe('Markdown loader', () => {
+  needsShared('eval/realdocs');
   it('keeps every block inside its exact line range on all law files and Markdown docs (front matter excluded)', async () => {
     const files = [
       ...readdirSync(path.join(WORKSPACE, 'gesetze')).filter((f) => f.endsWith('.md')).map((f) => path.join(WORKSPACE, 'gesetze', f)),
@@ -111,6 +113,7 @@ describe('Markdown loader', () => {
 });
 
 describe('plain-text loader', () => {
+  needsShared('eval/realdocs');
   it('splits paragraphs on blank lines and gives their line ranges', async () => {
     const doc = await parseBytes(readFileSync(path.join(FIXTURES, 'sample.txt')), 'txt', 'sample.txt');
     assert.deepEqual(

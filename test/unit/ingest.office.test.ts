@@ -7,11 +7,13 @@ import { strFromU8, strToU8, unzipSync, zipSync } from 'fflate';
 import { parseBytes } from '../../src/rag/ingest';
 import { LoadError, type ParsedDocument } from '../../src/rag/types';
 import { REALDOCS, flatText, occurrences } from './ingestHelpers';
+import { needsShared } from '../helpers/shared';
 
 const file = (rel: string): Buffer => readFileSync(path.join(REALDOCS, rel));
 const squeeze = (s: string): string => s.replace(/\s+/g, '');
 
 describe('DOCX loader', function () {
+  needsShared('eval/realdocs');
   this.timeout(60_000);
 
   it('takes heading levels from paragraph styles (ArbZG.docx: Heading 1/2/3 = 1/8/27)', async () => {
@@ -81,6 +83,7 @@ describe('DOCX loader', function () {
 });
 
 describe('PPTX loader', function () {
+  needsShared('eval/realdocs');
   this.timeout(60_000);
 
   it('indexes slide text, tables and text boxes with slide headings and joined-text offsets', async () => {
@@ -131,6 +134,7 @@ describe('PPTX loader', function () {
 });
 
 describe('XLSX loader', function () {
+  needsShared('eval/realdocs');
   this.timeout(60_000);
   let kyc: ParsedDocument;
   before(async () => {
@@ -165,6 +169,22 @@ describe('XLSX loader', function () {
     const formats = flatText(await parseBytes(file('xlsx/testEXCEL-formats.xlsx'), 'xlsx', 'f.xlsx'));
     assert.ok(formats.includes('Percentage (0.025) | 0.025'), 'floating noise removed');
     assert.ok(formats.includes('1992-12-28 06:15'), 'date-formatted serials shown as dates');
+  });
+
+  it('reads dates of workbooks in the 1904 date system (workbookPr date1904) from their own epoch', async () => {
+    const entries = unzipSync(file('xlsx/testEXCEL-formats.xlsx'));
+    const name = 'xl/workbook.xml';
+    const xml = strFromU8(entries[name]);
+    assert.ok(xml.includes('<workbookPr defaultThemeVersion="124226"/>'), 'fixture workbookPr');
+    entries[name] = strToU8(xml.replace('<workbookPr ', '<workbookPr date1904="1" '));
+    const text = flatText(await parseBytes(zipSync(entries), 'xlsx', 'mac.xlsx'));
+    // The same serial is 1462 days later in the 1904 system: 1992-12-28 06:15 (1900) → 1996-12-29 06:15 (1904).
+    assert.ok(text.includes('1996-12-29 06:15'), 'dates counted from 1904-01-01');
+    assert.ok(!text.includes('1992-12-28 06:15'), 'not four years early');
+    assert.ok(text.includes('Percentage (0.025) | 0.025'), 'numbers are not dates');
+    // date1904="false" is the 1900 system.
+    entries[name] = strToU8(xml.replace('<workbookPr ', '<workbookPr date1904="false" '));
+    assert.ok(flatText(await parseBytes(zipSync(entries), 'xlsx', 'pc.xlsx')).includes('1992-12-28 06:15'));
   });
 
   it('reads inline strings and booleans (cells that do not use the shared-string table)', async () => {

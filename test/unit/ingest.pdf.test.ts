@@ -7,6 +7,7 @@ import { parseBytes } from '../../src/rag/ingest';
 import { buildFragments, composeSpacingAccents, dropRunningLines, joinLines, orderFragments, type LineFragment } from '../../src/rag/ingest/pdfLayout';
 import { LoadError, type ParsedDocument } from '../../src/rag/types';
 import { REALDOCS } from './ingestHelpers';
+import { needsShared } from '../helpers/shared';
 
 const pdf = (name: string): Buffer => readFileSync(path.join(REALDOCS, 'pdf', name));
 const pageText = (doc: ParsedDocument, page: number): string =>
@@ -16,6 +17,7 @@ const pageText = (doc: ParsedDocument, page: number): string =>
     .join('\n');
 
 describe('PDF loader', function () {
+  needsShared('eval/realdocs');
   this.timeout(60_000);
   let highlights: ParsedDocument;
   before(async () => {

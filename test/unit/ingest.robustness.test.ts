@@ -6,6 +6,7 @@ import * as path from 'path';
 import { parseBytes } from '../../src/rag/ingest';
 import { LoadError, type DocFormat } from '../../src/rag/types';
 import { REALDOCS } from './ingestHelpers';
+import { needsShared } from '../helpers/shared';
 
 const FORMATS: DocFormat[] = ['md', 'txt', 'html', 'pdf', 'docx', 'pptx', 'xlsx'];
 
@@ -33,6 +34,7 @@ function seededBytes(seed: number, n: number): Uint8Array {
 }
 
 describe('loader robustness', function () {
+  needsShared('eval/realdocs');
   this.timeout(60_000);
 
   it('random bytes give a document (text formats) or a per-file LoadError (binary formats)', async () => {

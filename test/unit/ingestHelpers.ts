@@ -2,9 +2,7 @@
 import * as path from 'path';
 import type { ParsedDocument } from '../../src/rag/types';
 
-export const SHARED = process.env.DOCS_RAG_SHARED ? path.resolve(process.env.DOCS_RAG_SHARED) : path.resolve(__dirname, '../../../shared');
-export const REALDOCS = path.join(SHARED, 'eval/realdocs');
-export const WORKSPACE = path.join(SHARED, 'eval/workspace');
+export { REALDOCS, SHARED, WORKSPACE } from '../helpers/shared';
 
 /** All block texts, whitespace collapsed and NFC-normalised (how MANIFEST phrases are compared). */
 export function flatText(doc: ParsedDocument): string {

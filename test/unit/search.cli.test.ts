@@ -5,10 +5,10 @@ import { spawnSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
+import { WORKSPACE, needsShared } from '../helpers/shared';
 
 const ROOT = path.resolve(__dirname, '../..');
-const SHARED = process.env.DOCS_RAG_SHARED ?? path.resolve(ROOT, '../shared');
-const WS = path.join(SHARED, 'eval/workspace');
+const WS = WORKSPACE;
 
 function cli(args: string[]): { code: number; stdout: string; stderr: string } {
   const r = spawnSync(process.execPath, ['--import', 'tsx', path.join(ROOT, 'src/cli.ts'), ...args], {
@@ -22,6 +22,7 @@ const lastJson = (out: string) => JSON.parse(out.trim().split('\n').pop()!);
 const words = (s: string) => s.toLowerCase().match(/[\p{L}\p{N}]+/gu) ?? [];
 
 describe('docs-rag search (CLI, real index)', function () {
+  needsShared('eval/workspace');
   this.timeout(180_000);
   let folder: string;
   const files = [
@@ -43,7 +44,7 @@ describe('docs-rag search (CLI, real index)', function () {
     const r = cli(['index', folder, '--json']);
     assert.equal(r.code, 0, r.stderr);
   });
-  after(() => fs.rmSync(folder, { recursive: true, force: true }));
+  after(() => folder && fs.rmSync(folder, { recursive: true, force: true }));
 
   it('returns ranked results whose Markdown line ranges hold the returned text', () => {
     let checked = 0;

@@ -8,11 +8,12 @@ import { detectLanguage } from '../../src/rag/chunk/language';
 import { openEngine, type Engine } from '../../src/rag/engine';
 import { indexFolder } from '../../src/rag/index/indexer';
 import { createRetriever } from '../../src/rag/search';
+import { WORKSPACE, needsShared } from '../helpers/shared';
 
-const SHARED = process.env.DOCS_RAG_SHARED ?? path.resolve(__dirname, '../../../shared');
-const WS = path.join(SHARED, 'eval/workspace');
+const WS = WORKSPACE;
 
 describe('search: pipeline over a real index', function () {
+  needsShared('eval/workspace');
   this.timeout(180_000);
   let folder: string;
   let engine: Engine;
@@ -29,7 +30,7 @@ describe('search: pipeline over a real index', function () {
   });
   after(async () => {
     await engine?.close();
-    fs.rmSync(folder, { recursive: true, force: true });
+    if (folder) fs.rmSync(folder, { recursive: true, force: true });
   });
 
   const retriever = (config = 'default', overrides = {}) => createRetriever(engine, { config, overrides, detect: detectLanguage });

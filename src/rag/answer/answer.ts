@@ -7,7 +7,7 @@ import { normaliseCitationStyles, resolveCitations, stripUnknownCitations, toCit
 import { extractiveAnswer, noPassagesMessage, pickPassages } from './extractive';
 import { overlapsWholly } from './text';
 import { checkQuestion, detectInjection, lowSupportDisclaimer, redactionNote, redactSecrets, StreamRedactor } from './guardrails';
-import { estimateTokens } from '../search/budget';
+import { ANSWER_TOKENS, estimateTokens, tokenCounter } from '../search/budget';
 import { answerSystemPrompt, buildAnswerMessages, renderSource, type AnswerLength } from './prompts';
 import { checkSupport } from './support';
 import type { ToolContext } from './tools';
@@ -52,9 +52,6 @@ export interface AnswerOptions {
   onExtractive?: () => void;
 }
 
-/** Tokens the model may generate (num_predict), by answer length. */
-const ANSWER_TOKENS: Record<AnswerLength, number> = { short: 384, medium: 1024, long: 2048 };
-
 /** How many passages the extractive answer quotes, and how much of each, by answer length. */
 export const EXTRACTIVE_SHAPE: Record<AnswerLength, { maxPassages: number; maxChars: number }> = {
   // Tuned on the dev questions (bench/answerEval.ts): 3 × 800 characters kept 78% of key facts against 69% with 3 × 500.
@@ -74,7 +71,13 @@ function span(name: string, start: number, counts?: Record<string, number>, note
  * Numbers the passages for the prompt within the token budget: retrieval order, distinct, no passage that holds or is
  * held by another one already chosen from the same file (an L2 passage and its L1 section would say the same twice).
  */
-export function selectSources(hits: SearchHit[], maxSources: number, budgetTokens: number): NumberedSource[] {
+export function selectSources(
+  hits: SearchHit[],
+  maxSources: number,
+  budgetTokens: number,
+  /** Tokens of a rendered source (default: the estimate). */
+  costOf: (rendered: string, p: Passage) => number = (rendered) => estimateTokens(rendered),
+): NumberedSource[] {
   const out: NumberedSource[] = [];
   let used = 0;
   const seen = new Set<string>();
@@ -82,7 +85,7 @@ export function selectSources(hits: SearchHit[], maxSources: number, budgetToken
     const p = h.passage;
     if (seen.has(p.id) || !p.text.trim()) continue;
     if (out.some((s) => overlapsWholly(s.passage, p))) continue;
-    const cost = estimateTokens(renderSource(out.length + 1, p)) + 8;
+    const cost = costOf(renderSource(out.length + 1, p), p) + 8;
     if (used + cost > budgetTokens && out.length > 0) break;
     seen.add(p.id);
     out.push({ n: out.length + 1, passage: p });
@@ -110,7 +113,13 @@ export async function answerQuestion(question: string, opts: AnswerOptions): Pro
     k: opts.k ?? 8,
     signal: opts.signal,
     context: generating,
-    ...(generating ? { contextWindow: model!.contextWindow, answerLength: opts.length ?? 'medium' } : {}),
+    ...(generating
+      ? {
+          contextWindow: model!.contextWindow,
+          answerLength: opts.length ?? 'medium',
+          ...(model!.countTokens ? { countTokens: tokenCounter(model, opts.signal) } : {}),
+        }
+      : {}),
   });
   trace.push(...retrieval.trace);
   const lang: Lang = retrieval.analysis.lang;
@@ -218,12 +227,22 @@ export async function answerQuestion(question: string, opts: AnswerOptions): Pro
 
   async function generate(): Promise<{ text: string; sources: NumberedSource[] }> {
     const t = performance.now();
-    const fixed = estimateTokens(answerSystemPrompt(lang, opts.length) + q) + 64;
+    // The model's own token counts when it has a tokenizer (VS Code), else the estimate.
+    const count = tokenCounter(model, opts.signal);
+    const fixed = (await count(answerSystemPrompt(lang, opts.length) + q)) + 64;
     // The retriever's budgeted context when it built one (in priority order), else the hits.
     const candidates: SearchHit[] = retrieval.context?.passages.length
       ? retrieval.context.passages.map((c) => ({ passage: c.passage, score: c.score }))
       : hits;
-    let srcs = selectSources(candidates, opts.maxSources ?? 16, Math.max(256, window - answerTokens - fixed));
+    // Sources are numbered by position, so a passage's cost is counted once as the first source (a longer number costs
+    // nothing a tokenizer would notice).
+    const costs = new Map<string, number>();
+    if (model!.countTokens) {
+      const distinct = [...new Map(candidates.map((h) => [h.passage.id, h.passage])).values()];
+      await Promise.all(distinct.map(async (p) => costs.set(p.id, await count(renderSource(1, p)))));
+    }
+    const costOf = (rendered: string, p: Passage) => costs.get(p.id) ?? estimateTokens(rendered);
+    let srcs = selectSources(candidates, opts.maxSources ?? 16, Math.max(256, window - answerTokens - fixed), costOf);
     opts.onSources?.(srcs);
     let res;
     try {

@@ -89,7 +89,7 @@ export class OllamaChatModel implements ChatModel {
         'context-overflow',
         `The prompt (about ${promptTokens} tokens from ${promptChars} characters) does not fit the context window of ` +
           `${this.model} (${this.window} tokens). Ask a narrower question, retrieve fewer passages, or raise the context ` +
-          `window (num_ctx; setting docsRag.chat.contextWindow) if the model supports more.`,
+          `window if the model supports more (\`docs-rag ask --num-ctx N\`; otherwise the model's own window is used, up to 8192 tokens).`,
       );
     }
     return this.call(options.signal, async (client, touch) => {
@@ -182,7 +182,7 @@ export class OllamaChatModel implements ChatModel {
         throw new ModelError(
           'timeout',
           `Ollama (${this.host}) sent nothing for ${formatSeconds(timeoutMs)} while running ${this.model}. ` +
-            `The first call loads the model and can be slow on a CPU: raise the timeout (--timeout / docsRag.chat.timeoutMs), ` +
+            `The first call loads the model and can be slow on a CPU: raise the timeout (\`docs-rag ask --timeout SECONDS\`), ` +
             `use a smaller model, or check the machine's load with \`ollama ps\`.`,
         );
       }
@@ -210,7 +210,7 @@ export class OllamaChatModel implements ChatModel {
       return new ModelError(
         'unreachable',
         `Cannot reach Ollama at ${this.host} (${code || message}). Start it with \`ollama serve\` (or open the Ollama app), ` +
-          `or point to the right server with --ollama-host / the setting docsRag.ollamaHost. Search works without it.`,
+          `or point to the right server with --ollama-host / the setting docsRag.ollama.host. Search works without it.`,
       );
     }
     if (e?.status_code === 404 || /not found|pull/i.test(message)) {

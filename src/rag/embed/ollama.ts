@@ -178,8 +178,8 @@ export class OllamaEmbedder implements Embedder {
         throw new ModelError(
           'timeout',
           `Ollama at ${this.host} did not return embeddings within ${seconds(this.timeoutMs)} (model '${this.model}', ` +
-            `${input.length} texts). The first call loads the model and can be slow: raise the timeout ` +
-            `(docsRag.embed.timeoutMs / --embed-timeout), lower the batch size, or check the machine's load with \`ollama ps\`.`,
+            `${input.length} texts). The first call loads the model and can be slow: run again once it is loaded, raise the timeout ` +
+            `(embed.timeoutMs of the engine configuration), or check the machine's load with \`ollama ps\`.`,
         );
       }
       const translated = this.translate(err);

@@ -7,9 +7,9 @@ import type { EngineConfig, EnrichConfig } from '../config';
 import { OllamaChatModel } from '../answer/ollamaChat';
 import { contextMessages, summaryMessages } from '../answer/prompts';
 import { ModelError, type ChatModel, type IndexedPassage } from '../types';
-import { cacheKey, EnrichCache } from './cache';
+import { cacheKey, EnrichCache, type PruneResult } from './cache';
 
-export { CACHE_FILE, cacheKey, EnrichCache } from './cache';
+export { CACHE_FILE, cacheKey, EnrichCache, type PruneResult } from './cache';
 
 export interface EnrichProgress {
   done: number;
@@ -83,6 +83,8 @@ export async function enrichPassagesWithStats(
     if (doSummaries && (p.level === 0 || p.level === 1)) jobs.push({ p, kind: 'summary' });
     if (doContext && p.level === 2) jobs.push({ p, kind: 'context' });
   }
+  // Only the keys asked for now belong to these files (results of their old content can be pruned).
+  for (const file of new Set(passages.map((p) => p.path))) cache.beginFile(file);
   const progress: EnrichProgress = { done: 0, total: jobs.length, cached: 0, generated: 0, failed: 0 };
   let stopped = ctx.offline ?? false;
 
@@ -112,7 +114,7 @@ export async function enrichPassagesWithStats(
       key = cacheKey(`summary-v1-L${p.level}`, model, source);
       messages = summaryMessages(p.title, source, p.level as 0 | 1);
     }
-    let value = cache.get(key);
+    let value = cache.get(key, p.path);
     if (value !== undefined) {
       progress.cached++;
     } else if (!stopped) {
@@ -120,7 +122,7 @@ export async function enrichPassagesWithStats(
         const res = await ctx.chatModel.chat(messages, { signal: ctx.signal, temperature: 0 });
         value = clean(res.text, job.kind === 'context' ? MAX_CONTEXT_CHARS : MAX_SUMMARY_CHARS);
         if (value) {
-          cache.put(key, value);
+          cache.put(key, value, p.path);
           progress.generated++;
         } else {
           progress.failed++;
@@ -162,22 +164,47 @@ export function enrichEnabled(config: Pick<EngineConfig, 'embed'> & { enrich?: E
 }
 
 const models = new Map<string, OllamaChatModel>();
-/** Models that failed for good in this process (unreachable, missing, timing out): not asked again for each file. */
-const broken = new Map<string, string>();
+
+/**
+ * The state of one indexing run: a model that failed for good in this run (unreachable, missing, timing out) is not asked
+ * again for each file, and the warning is given once. The next run asks again (Ollama may be up by then).
+ */
+export class EnrichRun {
+  /** host|model → the warning of its failure. */
+  readonly broken = new Map<string, string>();
+}
+
+export interface EnrichedFile {
+  passages: IndexedPassage[];
+  /**
+   * Every enrichment asked for is in the passages. False when a model call failed or the model was down: the file is
+   * stored plain and must be keyed as not enriched, so a later run with a reachable model enriches it.
+   */
+  complete: boolean;
+}
 
 /**
  * The indexer's hook: enriches one document's passages as configured (Ollama at config.embed.ollamaHost), caching in the
- * store directory. Returns the passages unchanged when enrichment is off.
+ * store directory. Returns the passages unchanged (complete) when enrichment is off. `run` carries the outage state of
+ * one indexing run across its files (a fresh one per call when absent).
  */
 export async function enrichForIndex(
   passages: IndexedPassage[],
-  o: { config: Pick<EngineConfig, 'embed'> & { enrich?: EnrichSettings }; storeDir: string; signal?: AbortSignal; chatModel?: ChatModel; onWarning?: (m: string) => void },
-): Promise<IndexedPassage[]> {
+  o: {
+    config: Pick<EngineConfig, 'embed'> & { enrich?: EnrichSettings };
+    storeDir: string;
+    signal?: AbortSignal;
+    chatModel?: ChatModel;
+    onWarning?: (m: string) => void;
+    run?: EnrichRun;
+  },
+): Promise<EnrichedFile> {
   const e = o.config.enrich;
-  if (!e || !enrichEnabled(o.config)) return passages;
+  if (!e || !enrichEnabled(o.config)) return { passages, complete: true };
   const name = e.model ?? DEFAULT_ENRICH_MODEL;
   const host = o.config.embed.ollamaHost;
   const k = `${host}|${name}`;
+  const broken = (o.run ?? new EnrichRun()).broken;
   let chatModel = o.chatModel;
   if (!chatModel) {
     chatModel = models.get(k) ?? new OllamaChatModel({ model: name, host, timeoutMs: o.config.embed.timeoutMs });
@@ -190,7 +217,7 @@ export async function enrichForIndex(
     signal: o.signal,
     contextual: e.contextual,
     summaries: e.summaries,
-    // Once broken, later files only use cached results (no model call, no repeated warning).
+    // Once broken in this run, later files only use cached results (no model call, no repeated warning).
     offline: broken.has(k),
     onWarning: (m) => (warning = m),
   });
@@ -198,5 +225,13 @@ export async function enrichForIndex(
     broken.set(k, warning);
     o.onWarning?.(warning);
   }
-  return result.passages;
+  return { passages: result.passages, complete: result.stats.failed === 0 };
+}
+
+/**
+ * After a finished indexing run with enrichments: drops cached results no indexed file uses any more (`live`: relative
+ * paths of the files in the index) and compacts the cache file when enough of it is stale.
+ */
+export function pruneEnrichCache(storeDir: string, live: Iterable<string>): PruneResult {
+  return EnrichCache.open(storeDir).prune(new Set(live));
 }

@@ -3,7 +3,7 @@
 import { acquireWriterLock, WriterLockAbortedError, type LockHolder } from './writerLock';
 import type { Engine } from '../engine';
 import { chunkDocument } from '../chunk';
-import { enrichForIndex } from '../enrich';
+import { EnrichRun, enrichForIndex, pruneEnrichCache } from '../enrich';
 import type { FileRecord, FileStatus, FileUpdate } from '../store/types';
 import { LoadError, type IndexedPassage } from '../types';
 import { expectedKey, hashFile, pipelineFingerprint, planChanges, recordKey, type Candidate, type IndexPlan } from './plan';
@@ -131,6 +131,10 @@ async function runIndex(engine: Engine, o: IndexOptions): Promise<IndexRunResult
   const enrich = config.enrich && (config.enrich.contextual || config.enrich.summaries) ? config.enrich : undefined;
   // So are the chunking settings and the pipeline version: a file chunked another way is redone, not kept.
   const embedderKey = `${info.id}:${info.model}${enrich ? `+enrich(${enrich.contextual ? 'c' : ''}${enrich.summaries ? 's' : ''}:${enrich.model ?? 'default'})` : ''}+${pipelineFingerprint(config.chunk)}`;
+  // A file stored without its enrichment (model down or failing) is keyed as plain: the next run enriches it.
+  const plainKey = `${info.id}:${info.model}+${pipelineFingerprint(config.chunk)}`;
+  // The enrichment outage state is this run's: a model down now is asked again by the next run.
+  const enrichRun = new EnrichRun();
   // We hold the writer lock: a run mark left in meta.json is a run that was killed (whatever its pid is now).
   const reembedded = await store.useEmbedder(info);
   if (reembedded) warnings.push(`The index was built by another embedder; every document is re-embedded with ${embedderKey}.`);
@@ -234,6 +238,7 @@ async function runIndex(engine: Engine, o: IndexOptions): Promise<IndexRunResult
       return;
     }
     let passages: IndexedPassage[];
+    let key = embedderKey;
     try {
       const doc = await engine.parsers().parse(entry.abs, {
         timeoutMs: config.ingest.parseTimeoutMs,
@@ -244,7 +249,11 @@ async function runIndex(engine: Engine, o: IndexOptions): Promise<IndexRunResult
       if (passages.length === 0) throw new LoadError('no-text', 'no extractable text');
       if (signal?.aborted) return;
       // Opt-in LLM enrichments (config.enrich, see src/rag/enrich): contextual indexText, abstractive L0/L1 summaries, cached.
-      if (config.enrich) passages = await enrichForIndex(passages, { config, storeDir: engine.storeDir, signal, onWarning: (m) => warnings.push(m) });
+      if (enrich) {
+        const enriched = await enrichForIndex(passages, { config, storeDir: engine.storeDir, signal, run: enrichRun, onWarning: (m) => warnings.push(m) });
+        passages = enriched.passages;
+        if (!enriched.complete) key = plainKey;
+      }
     } catch (err) {
       if (signal?.aborted) return;
       const { status, reason } = describeFailure(err);
@@ -266,7 +275,7 @@ async function runIndex(engine: Engine, o: IndexOptions): Promise<IndexRunResult
     passagesEmbedded += passages.length;
     if (previous) counts.updated++;
     else counts.added++;
-    await enqueue(previous ? 'changed' : 'fresh', { record: { ...base, hash, status: 'indexed', reason: '', passages: passages.length }, passages, vectors });
+    await enqueue(previous ? 'changed' : 'fresh', { record: { ...base, embedder: key, hash, status: 'indexed', reason: '', passages: passages.length }, passages, vectors });
   };
 
   // A few files in flight: enough to keep the parser workers and the embedder busy, bounded memory.
@@ -313,6 +322,8 @@ async function runIndex(engine: Engine, o: IndexOptions): Promise<IndexRunResult
   // Cancelled runs are consistent too (only whole files were written); only a killed run leaves the mark.
   await store.markRun(false);
   const records = await store.listFiles();
+  // The enrichment cache keeps only what the indexed files use (a cancelled run asked for part of its files' keys only).
+  if (enrich && !cancelled) pruneEnrichCache(engine.storeDir, records.filter((r) => r.status === 'indexed').map((r) => r.path));
   const result: IndexRunResult = {
     files: records.filter((r) => r.status === 'indexed' && r.passages > 0).length,
     chunks: await store.countPassages(),

@@ -44,9 +44,13 @@ function dateStyles(styles: XmlNode | null): boolean[] {
   });
 }
 
-/** Excel serial date (1900 system) → ISO date, with the time when it is not midnight. */
-function serialToIso(serial: number): string {
-  const ms = Math.round((serial - 25569) * 86_400_000);
+/** Days from each system's serial 0 to 1970-01-01: 1900 system (with Excel's phantom 1900-02-29) and 1904 system. */
+const EPOCH_1900 = 25569;
+const EPOCH_1904 = 24107;
+
+/** Excel serial date → ISO date, with the time when it is not midnight. */
+function serialToIso(serial: number, date1904: boolean): string {
+  const ms = Math.round((serial - (date1904 ? EPOCH_1904 : EPOCH_1900)) * 86_400_000);
   const iso = new Date(ms).toISOString();
   return iso.endsWith('T00:00:00.000Z') ? iso.slice(0, 10) : iso.slice(0, 16).replace('T', ' ');
 }
@@ -58,7 +62,7 @@ function formatNumber(raw: string): string {
   return String(Number(n.toPrecision(15)));
 }
 
-function cellText(c: XmlNode, shared: string[], dates: boolean[]): string {
+function cellText(c: XmlNode, shared: string[], dates: boolean[], date1904: boolean): string {
   const type = c.attrs.t ?? 'n';
   const v = child(c, 'v');
   const raw = v ? textOf(v) : '';
@@ -78,7 +82,7 @@ function cellText(c: XmlNode, shared: string[], dates: boolean[]): string {
     case 'n': {
       const style = Number(c.attrs.s ?? 0);
       const n = Number(raw);
-      if (raw !== '' && dates[style] && Number.isFinite(n) && n > 0 && n < 2_958_466) return serialToIso(n);
+      if (raw !== '' && dates[style] && Number.isFinite(n) && n > 0 && n < 2_958_466) return serialToIso(n, date1904);
       return formatNumber(raw);
     }
     default:
@@ -86,7 +90,7 @@ function cellText(c: XmlNode, shared: string[], dates: boolean[]): string {
   }
 }
 
-function sheetRows(sheet: XmlNode | null, shared: string[], dates: boolean[]): string[][] {
+function sheetRows(sheet: XmlNode | null, shared: string[], dates: boolean[], date1904: boolean): string[][] {
   const data = child(sheet, 'sheetData');
   const rows: string[][] = [];
   for (const row of childrenNamed(data, 'row')) {
@@ -96,7 +100,7 @@ function sheetRows(sheet: XmlNode | null, shared: string[], dates: boolean[]): s
       const col = columnIndex(c.attrs.r, next);
       next = col + 1;
       if (col > 16_383) continue;
-      const text = cleanInline(cellText(c, shared, dates));
+      const text = cleanInline(cellText(c, shared, dates, date1904));
       while (cells.length < col) cells.push('');
       cells[col] = text;
     }
@@ -119,6 +123,8 @@ export function parseXlsx(bytes: Uint8Array): ParsedDocument {
   const shared = childrenNamed(sharedRoot, 'si').map(stringItemText);
   const stylesPart = Object.values(rels).find((t) => /styles[^/]*\.xml$/i.test(t));
   const dates = dateStyles(stylesPart ? readXml(entries, stylesPart) : null);
+  // Workbooks made on old Macs (and some exporters) count days from 1904-01-01: <workbookPr date1904="1"/>.
+  const date1904 = /^(1|true|on)$/i.test(child(workbook, 'workbookPr')?.attrs.date1904 ?? '');
 
   const blocks: Block[] = [];
   const sheets = childrenNamed(child(workbook, 'sheets'), 'sheet');
@@ -129,7 +135,7 @@ export function parseXlsx(bytes: Uint8Array): ParsedDocument {
     if (sheet.attrs.state === 'veryHidden') continue;
     const part = rels[sheet.attrs.id];
     if (!part || !entries[part]) continue;
-    const rows = sheetRows(readXml(entries, part), shared, dates);
+    const rows = sheetRows(readXml(entries, part), shared, dates, date1904);
     if (!rows.some((r) => r.some(hasWords))) continue;
     blocks.push({ kind: 'heading', level: 1, text: name, loc: {} });
     const width = Math.max(...rows.map((r) => r.length));

@@ -1,10 +1,10 @@
 // Context budget: how many tokens of passages fit a model's context window, and filling it greedily by score.
-import { ModelError, type Passage, type SearchHit } from '../types';
+import type { ChatModel, Passage, SearchHit } from '../types';
 
 export type AnswerLength = 'short' | 'medium' | 'long';
 
-/** Tokens reserved for the answer, by requested length. */
-export const ANSWER_TOKENS: Record<AnswerLength, number> = { short: 256, medium: 768, long: 1536 };
+/** Tokens of the answer, by requested length: what the model may generate (num_predict) and what the budget reserves. */
+export const ANSWER_TOKENS: Record<AnswerLength, number> = { short: 384, medium: 1024, long: 2048 };
 /** Tokens reserved for the system prompt, instructions and the question. */
 export const PROMPT_OVERHEAD_TOKENS = 600;
 /** Smallest budget we ever hand out (a few passages). */
@@ -15,15 +15,31 @@ export function estimateTokens(text: string): number {
   return Math.ceil(text.length / 3.6);
 }
 
+/** Counts the tokens of a text for a budget. */
+export type TokenCount = (text: string) => Promise<number>;
+
+/**
+ * The model's own token count when it has one (`ChatModel.countTokens`), else the estimate. A failing count falls back to
+ * the estimate for that text (cancellation is thrown).
+ */
+export function tokenCounter(model?: Pick<ChatModel, 'countTokens'> | null, signal?: AbortSignal): TokenCount {
+  if (!model?.countTokens) return async (text) => estimateTokens(text);
+  return async (text) => {
+    if (!text) return 0;
+    try {
+      const n = await model.countTokens!(text, signal);
+      return Number.isFinite(n) && n >= 0 ? Math.ceil(n) : estimateTokens(text);
+    } catch (err) {
+      if (signal?.aborted) throw err;
+      return estimateTokens(text);
+    }
+  };
+}
+
 /** Context tokens available for passages given the model's window and the answer length. */
 export function contextBudget(contextWindow: number, answerLength: AnswerLength = 'medium'): number {
   const available = contextWindow - ANSWER_TOKENS[answerLength] - PROMPT_OVERHEAD_TOKENS;
   return Math.max(MIN_BUDGET_TOKENS, Math.floor(available));
-}
-
-/** The budget for the single retry after a context overflow: 60 % of the previous one. */
-export function shrinkBudget(budget: number): number {
-  return Math.max(Math.floor(MIN_BUDGET_TOKENS / 2), Math.floor(budget * 0.6));
 }
 
 export interface BudgetFill<T> {
@@ -59,15 +75,8 @@ export function passageTokens(p: Passage): number {
   return estimateTokens(p.text) + estimateTokens(p.headingPath.join(' > ')) + 8;
 }
 
-/**
- * Runs `attempt(budget)`; when the model reports a context overflow (ModelError kind 'context-overflow'),
- * retries once with `shrinkBudget(budget)`. Any other error, or a second overflow, is thrown.
- */
-export async function withOverflowRetry<T>(budget: number, attempt: (budget: number) => Promise<T>): Promise<T> {
-  try {
-    return await attempt(budget);
-  } catch (err) {
-    if (err instanceof ModelError && err.kind === 'context-overflow') return attempt(shrinkBudget(budget));
-    throw err;
-  }
+/** Tokens a passage costs in a prompt, counted by `count` (the model's tokenizer when it has one). */
+export async function countedPassageTokens(p: Passage, count: TokenCount): Promise<number> {
+  const [text, heading] = await Promise.all([count(p.text), count(p.headingPath.join(' > '))]);
+  return text + heading + 8;
 }

@@ -5,7 +5,7 @@ import type { ChatModel, Embedder, Level, SearchHit } from '../types';
 import type { IndexStore } from '../store/types';
 import { analyzeQuery } from './analyze';
 import { augmentHits } from './augment';
-import { contextBudget, fillBudget, passageTokens } from './budget';
+import { contextBudget, countedPassageTokens, fillBudget, passageTokens } from './budget';
 import { gatherCandidates } from './candidates';
 import type { SearchSettings } from './configs';
 import { hypotheticalDocument, multiQuery } from './expand';
@@ -98,13 +98,17 @@ export class PipelineRetriever implements Retriever {
       () => augmentHits(this.deps.engine.store, hits, s),
       (r) => ({ ...r.stats, passages: r.passages.length }),
     );
+    // The answering model's own token counts when it has a tokenizer (VS Code), else the estimate.
+    const count = q.options.countTokens;
+    const costs = count ? await Promise.all(passages.map((c) => countedPassageTokens(c.passage, count))) : undefined;
     return q.tracer.span(
       'budget',
       () => {
         const budget =
           q.options.budgetTokens ??
           contextBudget(q.options.contextWindow ?? this.deps.chatModel?.contextWindow ?? 8192, q.options.answerLength ?? 'medium');
-        const fill = fillBudget(passages, budget, (c) => passageTokens(c.passage));
+        const cost = new Map(passages.map((c, i) => [c, costs ? costs[i] : passageTokens(c.passage)]));
+        const fill = fillBudget(passages, budget, (c) => cost.get(c)!);
         return { passages: fill.items, budgetTokens: budget, usedTokens: fill.usedTokens, dropped: fill.dropped };
       },
       (c) => ({ budgetTokens: c.budgetTokens, usedTokens: c.usedTokens, passages: c.passages.length, dropped: c.dropped }),

@@ -32,6 +32,8 @@ export interface RetrieveOptions {
   answerLength?: 'short' | 'medium' | 'long';
   /** Explicit token budget (e.g. the smaller one after a context overflow); wins over contextWindow. */
   budgetTokens?: number;
+  /** The answering model's token count (its tokenizer); without it the budget estimates from the characters. */
+  countTokens?: (text: string) => Promise<number>;
 }
 
 export interface RetrievalResult {
