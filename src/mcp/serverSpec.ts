@@ -23,7 +23,7 @@ export interface FolderInfo {
  * the host on plain Node (remote/server hosts); in desktop VS Code it is the Electron app binary, which would start the
  * editor, not Node. Then `node` from PATH (the CLI needs Node 20+, and the same ABI for LanceDB's native module).
  */
-export function nodeCommand(execPath: string = process.execPath, versions: NodeJS.ProcessVersions = process.versions): string {
+export function nodeCommand(execPath: string = process.execPath, versions: Readonly<Record<string, string | undefined>> = process.versions): string {
   if (versions.electron) return 'node';
   const base = path.basename(execPath).toLowerCase();
   return base === 'node' || base === 'node.exe' ? execPath : 'node';

@@ -36,10 +36,10 @@ describe('MCP server definitions for VS Code', () => {
   });
 
   it('runs the CLI with the extension host binary only when it is Node, else with node from PATH', () => {
-    assert.equal(nodeCommand('/opt/code-server/lib/node', { node: '20.19.0' } as NodeJS.ProcessVersions), '/opt/code-server/lib/node');
-    assert.equal(nodeCommand('/usr/share/code/code', { node: '20.19.0', electron: '35.5.1' } as NodeJS.ProcessVersions), 'node');
-    assert.equal(nodeCommand('C:\\Program Files\\Microsoft VS Code\\Code.exe', { node: '20.19.0', electron: '35.5.1' } as NodeJS.ProcessVersions), 'node');
-    assert.equal(nodeCommand('/usr/share/code/code', { node: '20.19.0' } as NodeJS.ProcessVersions), 'node', 'an unknown binary is not trusted to be Node');
+    assert.equal(nodeCommand('/opt/code-server/lib/node', { node: '20.19.0' }), '/opt/code-server/lib/node');
+    assert.equal(nodeCommand('/usr/share/code/code', { node: '20.19.0', electron: '35.5.1' }), 'node');
+    assert.equal(nodeCommand('C:\\Program Files\\Microsoft VS Code\\Code.exe', { node: '20.19.0', electron: '35.5.1' }), 'node');
+    assert.equal(nodeCommand('/usr/share/code/code', { node: '20.19.0' }), 'node', 'an unknown binary is not trusted to be Node');
     assert.equal(nodeCommand(), process.execPath, 'under mocha the binary is Node itself');
   });
 
