@@ -16,6 +16,7 @@ export const USAGE = `Usage:
   docs-rag ask "<question>" --folder <folder> [--store DIR] [--model NAME] [--ollama-host URL] [--mode auto|agentic|extractive]
                [--length short|medium|long] [--k N] [--num-ctx N] [--timeout SECONDS] [--keep-alive DURATION] [--json]
   docs-rag mcp --folder <folder> [--store DIR] [--watch] [--model NAME] [--ollama-host URL] [--quiet]
+               [--http PORT]
   docs-rag eval --folder <folder> --queries <jsonl> | --beir <dir>  [--store DIR] [--config NAME] [--json]
 `;
 

@@ -7,6 +7,8 @@ import { IndexAccess } from '../mcp/indexAccess';
 import { createMcpServer } from '../mcp/server';
 import { DocsRagTools } from '../mcp/tools';
 import { FolderWatcher } from '../mcp/watch';
+import { MCP_PATH, serveHttp } from '../mcp/http';
+import type { DocsRagTools as Tools } from '../mcp/tools';
 import { UsageError, parse, requireFolder, resolveStore } from './common';
 import { version } from '../../package.json';
 
@@ -20,6 +22,7 @@ export async function run(argv: string[]): Promise<number> {
     'embed-model': { type: 'string' },
     watch: { type: 'boolean' },
     quiet: { type: 'boolean' },
+    http: { type: 'string' },
   });
   if (positionals.length) throw new UsageError(`mcp takes no positional arguments (got ${positionals.map((p) => JSON.stringify(p)).join(' ')}); use --folder <folder>`);
   const folder = requireFolder(values.folder);
@@ -39,7 +42,13 @@ export async function run(argv: string[]): Promise<number> {
   const tools = new DocsRagTools({ access, model: values.model, ollamaHost: values['ollama-host'], log });
   const server = createMcpServer(tools, version, log);
   const watcher = values.watch ? new FolderWatcher(access, { log }) : null;
+  let port: number | undefined;
+  if (values.http !== undefined) {
+    port = Number(values.http);
+    if (!Number.isInteger(port) || port < 0 || port > 65535) throw new UsageError(`--http takes a port number (0 picks a free one), got "${values.http}"`);
+  }
 
+  if (port !== undefined) return serveOverHttp(tools, access, watcher, port, log);
   const transport = new StdioServerTransport();
   let resolveDone!: () => void;
   const done = new Promise<void>((r) => (resolveDone = r));
@@ -65,5 +74,28 @@ export async function run(argv: string[]): Promise<number> {
   log(`serving ${folder} (index ${storeDir}${access.hasIndex() ? '' : ', not built yet'})${watcher ? ', watching for changes' : ''}`);
   watcher?.start();
   await done;
+  return 0;
+}
+
+/** --http PORT: Streamable HTTP on 127.0.0.1 until SIGINT/SIGTERM. Prints the endpoint URL as the first stdout line. */
+async function serveOverHttp(tools: Tools, access: IndexAccess, watcher: FolderWatcher | null, port: number, log: (m: string) => void): Promise<number> {
+  const server = await serveHttp(tools, port, version, log);
+  const address = server.address();
+  const actual = typeof address === 'object' && address ? address.port : port;
+  process.stdout.write(`http://127.0.0.1:${actual}${MCP_PATH}\n`);
+  log(`serving ${access.folder} over Streamable HTTP at http://127.0.0.1:${actual}${MCP_PATH} (loopback only)${watcher ? ', watching for changes' : ''}`);
+  watcher?.start();
+  await new Promise<void>((resolve) => {
+    const stop = (why: string) => {
+      log(`stopping (${why})`);
+      server.close();
+      server.closeAllConnections();
+      resolve();
+    };
+    process.once('SIGINT', () => stop('SIGINT'));
+    process.once('SIGTERM', () => stop('SIGTERM'));
+  });
+  await watcher?.stop();
+  await access.close();
   return 0;
 }
