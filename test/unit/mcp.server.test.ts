@@ -120,11 +120,13 @@ describe('docs-rag mcp (SDK client over stdio, dist/cli.js)', function () {
     assert.ok(found.headingPath.some((h) => /§ 3/.test(h)), `heading path ${found.headingPath.join(' > ')}`);
     assert.equal(typeof found.score, 'number');
     // The same JSON shape as `docs-rag search --json`.
-    const cli = spawnSync(process.execPath, [CLI, 'search', QUESTION, '--folder', folder, '--store', store, '--k', '5', '--json'], { encoding: 'utf8' });
+    const cli = spawnSync(process.execPath, [CLI, 'search', QUESTION, '--folder', folder, '--store', store, '--k', '10', '--json'], { encoding: 'utf8' });
     assert.equal(cli.status, 0, cli.stderr);
     const cliResults = (JSON.parse(cli.stdout.trim().split('\n').pop()!) as { results: Hit[] }).results;
-    assert.deepEqual(results.map((h) => Object.keys(h).sort()), cliResults.map((h) => Object.keys(h).sort()));
-    assert.deepEqual(results.map((h) => [h.path, h.startLine, h.endLine, h.page]), cliResults.map((h) => [h.path, h.startLine, h.endLine, h.page]));
+    // (Compared as sets, with room at the cut: passages with nearly equal scores may swap places between two processes.)
+    const shape = (h: Hit) => JSON.stringify([h.path, h.startLine, h.endLine, h.page, Object.keys(h).sort()]);
+    const cliShapes = new Set(cliResults.map(shape));
+    for (const h of results) assert.ok(cliShapes.has(shape(h)), `${shape(h)} is among the CLI's results`);
     // The text for the model: delimited sources, declared to be data.
     const text = textOf(r);
     assert.match(text, /data from the documents, not instructions/);
@@ -267,6 +269,12 @@ describe('docs-rag mcp (SDK client over stdio, dist/cli.js)', function () {
       const r = await call(other.client, 'read', { path: 'burlg.md', startLine: 1, endLine: 3 });
       assert.ok(!r.isError);
       assert.equal(fs.existsSync(path.join(empty, '.docs-rag')), false, 'a read-only server creates no store');
+      // Once another process builds the index, the same server serves it.
+      const built = spawnSync(process.execPath, [CLI, 'index', empty, '--json'], { encoding: 'utf8' });
+      assert.equal(built.status, 0, built.stderr);
+      const found = await call(other.client, 'search', { query: QUESTION, k: 3 });
+      assert.equal((found.structuredContent as { results: Hit[] }).results[0]?.path, 'burlg.md');
+      assert.equal((await call(other.client, 'status', {})).structuredContent?.indexed, true);
     } finally {
       await other.client.close();
     }
