@@ -1,6 +1,6 @@
-// A reading `docs-rag mcp` server while another process rebuilds the index with another embedder (tables dropped and
-// recreated, another vector dimension): the server notices, reopens the index with the recorded embedder and keeps
-// answering. The Ollama embedder is the fake Ollama server of test/helpers (a real HTTP server, deterministic vectors).
+// `docs-rag mcp` with an Ollama server (the fake one of test/helpers: a real HTTP server, deterministic vectors and
+// replies): a reading server while another process rebuilds the index with another embedder (tables dropped and
+// recreated, another vector dimension) notices, reopens with the recorded embedder and keeps answering; `--model` answers.
 import * as assert from 'node:assert/strict';
 import { spawn, spawnSync } from 'node:child_process';
 import * as fs from 'node:fs';
@@ -15,7 +15,7 @@ const SHARED = process.env.DOCS_RAG_SHARED ?? path.resolve(ROOT, '../shared');
 const CLI = path.join(ROOT, 'dist/cli.js');
 const QUESTION = 'Wie viele Werktage beträgt der Urlaub mindestens?';
 
-describe('docs-rag mcp while another process re-embeds the index', function () {
+describe('docs-rag mcp with an Ollama server (fake): re-embedding by another process, generated answers', function () {
   this.timeout(300_000);
   let tmp: string;
   let ollama: FakeOllama;
@@ -75,6 +75,28 @@ describe('docs-rag mcp while another process re-embeds the index', function () {
       const after = await search();
       assert.ok(after.some((h) => h.path === 'burlg.md'), JSON.stringify(after));
       assert.ok(ollama.requests.filter((r) => r.path === '/api/embed').length > embedsBefore, 'the query was embedded by the new (Ollama) embedder');
+    } finally {
+      await client.close();
+    }
+  });
+
+  it('ask with --model answers through the chat model (generated, not extractive)', async () => {
+    const folder = path.join(tmp, 'ask');
+    fs.mkdirSync(folder);
+    fs.copyFileSync(path.join(SHARED, 'eval/workspace/gesetze/burlg.md'), path.join(folder, 'burlg.md'));
+    const built = spawnSync(process.execPath, [CLI, 'index', folder, '--json'], { encoding: 'utf8' });
+    assert.equal(built.status, 0, built.stderr);
+    const chats = () => ollama.requests.filter((r) => r.path === '/api/chat').length;
+    const before = chats();
+    const client = new Client({ name: 'ask-test', version: '0' });
+    await client.connect(new StdioClientTransport({ command: process.execPath, args: [CLI, 'mcp', '--folder', folder, '--model', 'qwen2.5:7b', '--ollama-host', ollama.url], stderr: 'pipe' }));
+    try {
+      const r = await client.callTool({ name: 'ask', arguments: { question: QUESTION } }, undefined, { timeout: 120_000 });
+      assert.ok(!r.isError, JSON.stringify(r.content));
+      const s = r.structuredContent as { mode: string; model: string | null; citations: { n: number; path: string }[] };
+      assert.notEqual(s.mode, 'extractive');
+      assert.equal(s.model, 'ollama:qwen2.5:7b');
+      assert.ok(chats() > before, 'the chat model was called');
     } finally {
       await client.close();
     }
