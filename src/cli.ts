@@ -10,6 +10,7 @@ const commands: Record<string, () => Promise<CommandModule>> = {
   status: () => import('./cli/status'),
   ask: () => import('./cli/ask'),
   eval: () => import('./cli/eval'),
+  mcp: () => import('./cli/mcp'),
 };
 
 async function main(argv: string[]): Promise<number> {

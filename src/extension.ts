@@ -14,6 +14,7 @@ import { IndexingController } from './views/indexing';
 import { Locator } from './views/locations';
 import { createLog, errorMessage } from './views/log';
 import { DocsSearchTool } from './views/lmTool';
+import { registerMcpProvider } from './views/mcpProvider';
 import { ENGINE_SETTINGS } from './views/settings';
 import { IndexStatusBar } from './views/statusBar';
 import { STATUS_SCHEME, StatusDocumentProvider } from './views/statusReport';
@@ -46,6 +47,7 @@ export function activate(context: vscode.ExtensionContext): DocsRagApi {
   );
   if (typeof vscode.chat?.createChatParticipant === 'function') context.subscriptions.push(registerChatParticipant(context, service, log));
   if (typeof vscode.lm?.registerTool === 'function') context.subscriptions.push(vscode.lm.registerTool('docs_search', new DocsSearchTool(service)));
+  const mcp = registerMcpProvider(context, (folder) => host.storeDirFor(folder));
 
   // Never cancels a Reindex that is going on: the background run is merged with it per folder.
   const restart = (): Promise<void> => {
@@ -67,7 +69,7 @@ export function activate(context: vscode.ExtensionContext): DocsRagApi {
   const activationMs = Math.round((performance.now() - started) * 10) / 10;
   const engineLoadedAtActivation = Object.keys(require.cache).some((id) => id.includes(`${'@lancedb'}/lancedb`));
   log.info(`activated in ${activationMs} ms${vscode.workspace.isTrusted ? '' : ' (Restricted Mode: no background indexing, no language models)'}`);
-  return { activationMs, engineLoadedAtActivation, engineModules: loadEngineModules, host, service, docsView, watcher, indexing, restart, startup };
+  return { activationMs, engineLoadedAtActivation, engineModules: loadEngineModules, host, service, docsView, watcher, indexing, restart, startup, mcp };
 }
 
 export function deactivate(): void {}

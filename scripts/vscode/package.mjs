@@ -112,7 +112,7 @@ const allowed = new Set(['vscode', ...EXTERNAL, ...builtinModules, ...builtinMod
 const packedBundles = names
   .filter((n) => /^extension\/dist\/[^/]+\.js$/.test(n))
   .map((n) => n.slice('extension/'.length));
-for (const bundle of ['dist/extension.js', 'dist/engine.js', 'dist/parseWorker.js']) {
+for (const bundle of ['dist/extension.js', 'dist/engine.js', 'dist/parseWorker.js', 'dist/cli.js']) {
   if (existsSync(path.join(root, bundle)) && !packedBundles.includes(bundle)) problems.push(`${bundle} missing from the VSIX`);
 }
 for (const bundle of packedBundles) {
@@ -127,6 +127,8 @@ for (const bundle of packedBundles) {
     const spec = m[1];
     const base = spec.startsWith('@') ? spec.split('/').slice(0, 2).join('/') : spec.split('/')[0];
     if (allowed.has(spec) || allowed.has(base)) continue;
+    // Code text, not a call: a string that starts with require(…) (Ajv's standalone-code snippets in dist/cli.js).
+    if (["'", '"', '`'].includes(code[m.index - 1])) continue;
     // An optional dependency probed inside try { ... } catch (e.g. `try { x = require("canvas") } catch { fallback }`).
     const before = code.slice(Math.max(0, m.index - 80), m.index);
     const after = code.slice(m.index + m[0].length, m.index + m[0].length + 40);

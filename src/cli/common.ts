@@ -47,6 +47,14 @@ export const COMMAND_USAGE: Record<string, string> = {
     --embedder, --embed-model   only when the folder has no index yet
     --json                   print the answer, citations and trace as one JSON object
 `,
+  mcp: `docs-rag mcp --folder <folder> [--store DIR] [--watch] [--model NAME] [--ollama-host URL] [--quiet]
+               [--http PORT]
+  Serves the index of <folder> to agents over the Model Context Protocol (stdio; with --http PORT, Streamable HTTP on
+  127.0.0.1 only). Tools: search, read, ask, status.
+    --watch                  re-index changed files in the background
+    --model NAME, --ollama-host URL   Ollama chat model for generated answers of the ask tool
+    --quiet                  no log lines on stderr
+`,
   eval: `docs-rag eval --folder <folder> --queries <jsonl> | --beir <dir> [--qrels FILE] [--store DIR] [--config NAME|all] [--json]
                [--limit N] [--reindex] [--per-query] [--quote-edges] [--answers] [--set key=value]... [--chunk-scale X]
                [--chunk-strategy NAME] [--embedder builtin|ollama] [--model NAME] [--ollama-host URL] [--chat-model NAME]

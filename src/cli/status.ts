@@ -3,6 +3,7 @@ import * as fs from 'node:fs';
 import { isAlive } from '../rag/index/writerLock';
 import { openStore } from '../rag/store';
 import { META_FILE } from '../rag/store/meta';
+import type { IndexMeta, IndexStore } from '../rag/store/types';
 import { parse, printJson, requireFolder, resolveStore } from './common';
 import * as path from 'node:path';
 
@@ -18,40 +19,18 @@ export async function run(argv: string[]): Promise<number> {
   }
   const store = await openStore(storeDir);
   try {
-    const meta = store.meta();
-    const records = await store.listFiles();
-    const byStatus = { indexed: 0, skipped: 0, error: 0 };
-    for (const r of records) byStatus[r.status]++;
-    const passages = {
-      total: await store.countPassages(),
-      L0: await store.countPassages({ levels: [0] }),
-      L1: await store.countPassages({ levels: [1] }),
-      L2: await store.countPassages({ levels: [2] }),
-    };
-    const problems = records.filter((r) => r.status !== 'indexed').map((r) => ({ path: r.path, status: r.status, reason: r.reason }));
-    const report = {
-      indexed: true,
-      folder,
-      store: storeDir,
-      files: { total: records.length, ...byStatus },
-      passages,
-      embedder: meta?.embedder ?? null,
-      schemaVersion: meta?.schemaVersion ?? null,
-      lastRun: meta?.lastRun ?? null,
-      running: meta?.runInProgress && isAlive(meta.runInProgress.pid) ? meta.runInProgress : null,
-      interrupted: !!meta?.runInProgress && !isAlive(meta.runInProgress.pid),
-      problems,
-    };
+    const report = await statusReport(store, folder, storeDir);
+    const { files: byStatus, passages, problems, embedder, lastRun } = report;
     if (values.json) {
       printJson(report);
       return 0;
     }
     const lines = [
       `Index: ${storeDir}`,
-      `Files: ${records.length} (${byStatus.indexed} indexed, ${byStatus.skipped} skipped, ${byStatus.error} errors)`,
+      `Files: ${byStatus.total} (${byStatus.indexed} indexed, ${byStatus.skipped} skipped, ${byStatus.error} errors)`,
       `Passages: ${passages.total} (L0 documents ${passages.L0}, L1 sections ${passages.L1}, L2 passages ${passages.L2})`,
-      `Embedder: ${meta ? `${meta.embedder.id}:${meta.embedder.model} (dimension ${meta.embedder.dimension})` : 'none'}`,
-      `Last run: ${meta?.lastRun ? `${new Date(meta.lastRun.finishedAt).toISOString()} (${((meta.lastRun.finishedAt - meta.lastRun.startedAt) / 1000).toFixed(1)} s, ${meta.lastRun.errors} problems)` : 'never'}`,
+      `Embedder: ${embedder ? `${embedder.id}:${embedder.model} (dimension ${embedder.dimension})` : 'none'}`,
+      `Last run: ${lastRun ? `${new Date(lastRun.finishedAt).toISOString()} (${((lastRun.finishedAt - lastRun.startedAt) / 1000).toFixed(1)} s, ${lastRun.errors} problems)` : 'never'}`,
     ];
     if (report.running) lines.push(`An index run is in progress (pid ${report.running.pid}).`);
     if (report.interrupted) lines.push(`The last run did not finish (killed?). The next run repairs the index: docs-rag index ${folder}`);
@@ -64,4 +43,46 @@ export async function run(argv: string[]): Promise<number> {
   } finally {
     await store.close();
   }
+}
+
+export interface StatusReport {
+  indexed: true;
+  folder: string;
+  store: string;
+  files: { total: number; indexed: number; skipped: number; error: number };
+  passages: { total: number; L0: number; L1: number; L2: number };
+  embedder: IndexMeta['embedder'] | null;
+  schemaVersion: number | null;
+  lastRun: IndexMeta['lastRun'] | null;
+  running: IndexMeta['runInProgress'] | null;
+  interrupted: boolean;
+  problems: { path: string; status: string; reason: string }[];
+}
+
+/** What `docs-rag status --json` prints for an existing index (also the MCP `status` tool). */
+export async function statusReport(store: IndexStore, folder: string, storeDir: string): Promise<StatusReport> {
+  const meta = store.meta();
+  const records = await store.listFiles();
+  const byStatus = { indexed: 0, skipped: 0, error: 0 };
+  for (const r of records) byStatus[r.status]++;
+  const passages = {
+    total: await store.countPassages(),
+    L0: await store.countPassages({ levels: [0] }),
+    L1: await store.countPassages({ levels: [1] }),
+    L2: await store.countPassages({ levels: [2] }),
+  };
+  const problems = records.filter((r) => r.status !== 'indexed').map((r) => ({ path: r.path, status: r.status, reason: r.reason }));
+  return {
+    indexed: true,
+    folder,
+    store: storeDir,
+    files: { total: records.length, ...byStatus },
+    passages,
+    embedder: meta?.embedder ?? null,
+    schemaVersion: meta?.schemaVersion ?? null,
+    lastRun: meta?.lastRun ?? null,
+    running: meta?.runInProgress && isAlive(meta.runInProgress.pid) ? meta.runInProgress : null,
+    interrupted: !!meta?.runInProgress && !isAlive(meta.runInProgress.pid),
+    problems,
+  };
 }

@@ -4,6 +4,7 @@ import type { DocsViewProvider } from './docsView';
 import type { EngineHost } from './engineHost';
 import type { EngineModules } from './engineModules';
 import type { IndexingController } from './indexing';
+import type { DocsRagMcpProvider } from './mcpProvider';
 import type { DocumentWatcher } from './watcher';
 
 export interface DocsRagApi {
@@ -22,4 +23,6 @@ export interface DocsRagApi {
   restart(): Promise<void>;
   /** Resolves once the start-up background run (if any) has finished. */
   startup: Promise<void>;
+  /** The MCP server definition provider, when this VS Code has the MCP API (undefined otherwise). */
+  mcp?: DocsRagMcpProvider;
 }

@@ -17,6 +17,7 @@ export async function run(): Promise<void> {
   require('./citations.test');
   require('./chat.test');
   require('./tool.test');
+  require('./mcp.test');
   require('./webview.test');
   require('./multiroot.test');
   require('./ollama.test');

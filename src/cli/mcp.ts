@@ -1,0 +1,101 @@
+// docs-rag mcp --folder <folder>: serves the folder's index to MCP clients (Claude Code, Cursor, Continue, VS Code agent
+// mode) over stdio. stdout carries the protocol only; logs go to stderr. See src/mcp/ for the server and its tools.
+import * as fs from 'node:fs';
+import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
+import type { EngineConfigOverrides } from '../rag/engine';
+import { IndexAccess } from '../mcp/indexAccess';
+import { createMcpServer } from '../mcp/server';
+import { DocsRagTools } from '../mcp/tools';
+import { FolderWatcher } from '../mcp/watch';
+import { MCP_PATH, serveHttp } from '../mcp/http';
+import type { DocsRagTools as Tools } from '../mcp/tools';
+import { UsageError, parse, requireFolder, resolveStore } from './common';
+import { version } from '../../package.json';
+
+export async function run(argv: string[]): Promise<number> {
+  const { values, positionals } = parse(argv, {
+    folder: { type: 'string' },
+    store: { type: 'string' },
+    model: { type: 'string' },
+    'ollama-host': { type: 'string' },
+    embedder: { type: 'string' },
+    'embed-model': { type: 'string' },
+    watch: { type: 'boolean' },
+    quiet: { type: 'boolean' },
+    http: { type: 'string' },
+  });
+  if (positionals.length) throw new UsageError(`mcp takes no positional arguments (got ${positionals.map((p) => JSON.stringify(p)).join(' ')}); use --folder <folder>`);
+  const folder = requireFolder(values.folder);
+  if (!fs.existsSync(folder) || !fs.statSync(folder).isDirectory()) throw new UsageError(`folder not found: ${folder}`);
+  if (values.embedder !== undefined && values.embedder !== 'builtin' && values.embedder !== 'ollama') {
+    throw new UsageError(`--embedder must be builtin or ollama, got "${values.embedder}"`);
+  }
+  const embed: NonNullable<EngineConfigOverrides['embed']> = {};
+  if (values.embedder) embed.provider = values.embedder as 'builtin' | 'ollama';
+  else if (values['embed-model']) embed.provider = 'ollama';
+  if (values['embed-model']) embed.model = values['embed-model'];
+  if (values['ollama-host']) embed.ollamaHost = values['ollama-host'];
+
+  const log = values.quiet ? () => undefined : (m: string) => process.stderr.write(`docs-rag mcp: ${m}\n`);
+  const storeDir = resolveStore(folder, values.store);
+  const access = new IndexAccess({ folder, storeDir, config: { embed }, embedderOverride: embed.provider !== undefined, log });
+  const tools = new DocsRagTools({ access, model: values.model, ollamaHost: values['ollama-host'], log });
+  const server = createMcpServer(tools, version, log);
+  const watcher = values.watch ? new FolderWatcher(access, { log }) : null;
+  let port: number | undefined;
+  if (values.http !== undefined) {
+    port = Number(values.http);
+    if (!Number.isInteger(port) || port < 0 || port > 65535) throw new UsageError(`--http takes a port number (0 picks a free one), got "${values.http}"`);
+  }
+
+  if (port !== undefined) return serveOverHttp(tools, access, watcher, port, log);
+  const transport = new StdioServerTransport();
+  let resolveDone!: () => void;
+  const done = new Promise<void>((r) => (resolveDone = r));
+  let closing = false;
+  const shutdown = async (why: string) => {
+    if (closing) return;
+    closing = true;
+    log(`stopping (${why})`);
+    try {
+      await watcher?.stop();
+      await server.close().catch(() => undefined);
+      await access.close();
+    } finally {
+      resolveDone();
+    }
+  };
+  server.onclose = () => void shutdown('the client closed the connection');
+  server.onerror = (err) => log(`protocol error: ${err.message}`);
+  process.stdin.once('end', () => void shutdown('stdin closed'));
+  process.once('SIGINT', () => void shutdown('SIGINT'));
+  process.once('SIGTERM', () => void shutdown('SIGTERM'));
+  await server.connect(transport);
+  log(`serving ${folder} (index ${storeDir}${access.hasIndex() ? '' : ', not built yet'})${watcher ? ', watching for changes' : ''}`);
+  watcher?.start();
+  await done;
+  return 0;
+}
+
+/** --http PORT: Streamable HTTP on 127.0.0.1 until SIGINT/SIGTERM. Prints the endpoint URL as the first stdout line. */
+async function serveOverHttp(tools: Tools, access: IndexAccess, watcher: FolderWatcher | null, port: number, log: (m: string) => void): Promise<number> {
+  const server = await serveHttp(tools, port, version, log);
+  const address = server.address();
+  const actual = typeof address === 'object' && address ? address.port : port;
+  process.stdout.write(`http://127.0.0.1:${actual}${MCP_PATH}\n`);
+  log(`serving ${access.folder} over Streamable HTTP at http://127.0.0.1:${actual}${MCP_PATH} (loopback only)${watcher ? ', watching for changes' : ''}`);
+  watcher?.start();
+  await new Promise<void>((resolve) => {
+    const stop = (why: string) => {
+      log(`stopping (${why})`);
+      server.close();
+      server.closeAllConnections();
+      resolve();
+    };
+    process.once('SIGINT', () => stop('SIGINT'));
+    process.once('SIGTERM', () => stop('SIGTERM'));
+  });
+  await watcher?.stop();
+  await access.close();
+  return 0;
+}

@@ -1,0 +1,113 @@
+// `docs-rag mcp --watch`: keeps the index current while the server runs. One catch-up run at start (changes made while
+// no one watched), then Node's recursive fs.watch; events are debounced and coalesced into one incremental run over the
+// changed paths, queued on the engine's write queue (indexFolder), so runs never interleave with each other or optimize.
+// A run that fails (e.g. another process is indexing) is retried after the next quiet period.
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import picomatch from 'picomatch';
+import { indexFolder, type IndexRunResult } from '../rag/index/indexer';
+import type { IndexAccess } from './indexAccess';
+
+export interface WatchOptions {
+  debounceMs?: number;
+  /** Longest a change waits while events keep coming. */
+  maxWaitMs?: number;
+  log?: (message: string) => void;
+  /** After each run (tests, logs). */
+  onRun?: (r: IndexRunResult | Error, paths: string[] | 'all') => void;
+}
+
+export class FolderWatcher {
+  private watcher: fs.FSWatcher | null = null;
+  private readonly pending = new Set<string>();
+  private timer: NodeJS.Timeout | null = null;
+  private firstAt = 0;
+  private running: Promise<void> = Promise.resolve();
+  private stopped = false;
+  private full = true;
+  private readonly debounceMs: number;
+  private readonly maxWaitMs: number;
+
+  constructor(
+    private readonly access: IndexAccess,
+    private readonly o: WatchOptions = {},
+  ) {
+    this.debounceMs = o.debounceMs ?? 500;
+    this.maxWaitMs = o.maxWaitMs ?? 5000;
+  }
+
+  /** Starts watching and queues the catch-up run of the whole folder. */
+  start(): void {
+    const folder = this.access.folder;
+    const storeRel = path.relative(folder, this.access.storeDir).split(path.sep).join('/');
+    const excluded = picomatch(['**/node_modules/**', '**/.git/**', '**/.docs-rag/**'], { dot: true });
+    const inStore = (rel: string) => !storeRel.startsWith('..') && (rel === storeRel || rel.startsWith(`${storeRel}/`));
+    this.watcher = fs.watch(folder, { recursive: true }, (_event, name) => {
+      if (!name) {
+        this.full = true;
+        this.schedule();
+        return;
+      }
+      const rel = name.toString().split(path.sep).join('/');
+      if (inStore(rel) || excluded(rel) || excluded(`${rel}/`)) return;
+      this.pending.add(rel);
+      this.schedule();
+    });
+    this.watcher.on('error', (err) => this.o.log?.(`watching ${folder} failed: ${err.message}`));
+    this.schedule(0);
+  }
+
+  /** Stops watching; waits for a run in progress. */
+  async stop(): Promise<void> {
+    this.stopped = true;
+    this.watcher?.close();
+    this.watcher = null;
+    if (this.timer) clearTimeout(this.timer);
+    this.timer = null;
+    await this.running;
+  }
+
+  /** Resolves when no run is pending or in progress (tests). */
+  async idle(): Promise<void> {
+    while (this.timer || this.pending.size || this.full) {
+      await new Promise((r) => setTimeout(r, 50));
+      if (this.stopped) return;
+    }
+    await this.running;
+  }
+
+  private schedule(delay = this.debounceMs): void {
+    if (this.stopped) return;
+    const now = Date.now();
+    if (!this.timer) this.firstAt = now;
+    else clearTimeout(this.timer);
+    const wait = Math.max(0, Math.min(delay, this.firstAt + this.maxWaitMs - now));
+    this.timer = setTimeout(() => {
+      this.timer = null;
+      this.running = this.running.then(() => this.run());
+    }, wait);
+    this.timer.unref?.();
+  }
+
+  private async run(): Promise<void> {
+    if (this.stopped) return;
+    const full = this.full;
+    const paths = full ? undefined : [...this.pending];
+    this.full = false;
+    this.pending.clear();
+    if (!full && paths!.length === 0) return;
+    try {
+      const r = await this.access.use((engine) => indexFolder(engine, full ? {} : { paths }), { requireIndex: false, retry: false });
+      const changed = (r.added ?? 0) + (r.updated ?? 0) + (r.removed ?? 0);
+      if (changed > 0 || full) this.o.log?.(`index updated: ${r.added ?? 0} added, ${r.updated ?? 0} updated, ${r.removed ?? 0} removed (${r.ms} ms)`);
+      this.o.onRun?.(r, paths ?? 'all');
+    } catch (err) {
+      const e = err instanceof Error ? err : new Error(String(err));
+      this.o.log?.(`index update failed: ${e.message}; retrying after the next change or in ${Math.round(this.maxWaitMs / 1000)} s`);
+      this.o.onRun?.(e, paths ?? 'all');
+      if (full) this.full = true;
+      else for (const p of paths!) this.pending.add(p);
+      this.schedule(this.maxWaitMs);
+    }
+  }
+}
