@@ -26,21 +26,21 @@ export function contentTerms(query: string): string[] {
 export function keywordCoverage(query: string, hits: SearchHit[], top = ADAPTIVE_TOP): number {
   const terms = contentTerms(query);
   if (terms.length === 0) return 1;
-  const words = new Set<string>();
-  for (const h of hits.slice(0, top)) {
-    for (const w of foldText(`${h.passage.headingPath.join(' ')} ${h.passage.text}`).match(/[\p{L}\p{N}]+/gu) ?? []) words.add(w);
-  }
+  const text = ` ${hits
+    .slice(0, top)
+    .map((h) => foldText(`${h.passage.headingPath.join(' ')} ${h.passage.text}`))
+    .join(' ')}`;
   let covered = 0;
-  for (const t of terms) {
-    const prefix = t.slice(0, Math.max(4, t.length - 3));
-    for (const w of words) {
-      if (w.startsWith(prefix)) {
-        covered++;
-        break;
-      }
-    }
-  }
+  for (const t of terms) if (startsAWord(text, t.slice(0, Math.max(4, t.length - 3)))) covered++;
   return covered / terms.length;
+}
+
+const WORD_CHAR = /[\p{L}\p{N}]/u;
+
+/** True when `prefix` occurs in `text` at the start of a word. */
+function startsAWord(text: string, prefix: string): boolean {
+  for (let i = text.indexOf(prefix); i >= 0; i = text.indexOf(prefix, i + 1)) if (i === 0 || !WORD_CHAR.test(text[i - 1])) return true;
+  return false;
 }
 
 /** Share of the top `n` of `b` that is also in the top `n` of `a`. */
