@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
 # The project's one test command (`npm test`; CI runs `.ci/run`, which calls it after `npm ci`).
 # 1. build + strict type check, 2. engine tests (mocha: unit, slow loader deadlines, kill -9 crash safety),
-# 3. extension tests in a real VS Code (installs Chromium and the VS Code server into a cache outside the repo).
+# 3. the retrieval quality gate (`npm run gate`: default vs test/quality/baseline.json and vs bm25 on the dev questions and
+#    the four public sets in ../shared/eval; a few minutes), 4. extension tests in a real VS Code (installs Chromium and the
+#    VS Code server into a cache outside the repo).
 # Ends with one line "tests: N passed, N failed".
 set -uo pipefail
 cd "$(dirname "$0")/.."
@@ -29,6 +31,10 @@ p=$(grep -Eo '^ *[0-9]+ passing' test-results/mocha.log | tail -n1 | grep -Eo '[
 f=$(grep -Eo '^ *[0-9]+ failing' test-results/mocha.log | tail -n1 | grep -Eo '[0-9]+' || echo 0)
 passed=$((passed + p)); failed=$((failed + f))
 if [ "$mocha_rc" -ne 0 ]; then status=1; [ "$f" -eq 0 ] && failed=$((failed + 1)); fi
+
+step "retrieval quality gate"
+node --import tsx scripts/quality-gate.ts 2>&1 | tee test-results/gate.log
+if [ "${PIPESTATUS[0]}" -eq 0 ]; then passed=$((passed + 1)); else failed=$((failed + 1)); status=1; fi
 
 if [ -f scripts/vscode/run-tests.sh ] && [ "${DOCS_RAG_SKIP_VSCODE:-}" != "1" -o "${CI:-}" = "true" ]; then
   step "extension tests in a real VS Code"

@@ -2,7 +2,7 @@ import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { VECTOR_INDEX_MIN_ROWS, openStore, type LanceStore } from '../../src/rag/store';
+import { VECTOR_INDEX_MIN_ROWS, VECTOR_MIN_RECALL, VECTOR_RECALL_SAMPLE, openStore, type LanceStore } from '../../src/rag/store';
 import type { FileRecord } from '../../src/rag/store/types';
 import type { IndexedPassage, Lang, Level } from '../../src/rag/types';
 
@@ -125,22 +125,56 @@ describe('LanceStore (real LanceDB in a temp dir)', () => {
     await assert.rejects(store.vectorSearch(new Float32Array(3), { k: 1 }), /dimension 3.*8/);
   });
 
-  it('builds an IVF_FLAT vector index from VECTOR_INDEX_MIN_ROWS passages and still finds exact matches', async () => {
-    const n = VECTOR_INDEX_MIN_ROWS;
+  /** n rows of dimension `dim` in files of 100 passages; `at(i)` gives row i's vector (deterministic). */
+  async function fill(dim: number, n: number, at: (i: number) => Float32Array): Promise<void> {
+    assert.equal(await store.useEmbedder({ id: 'test', model: `d${dim}`, dimension: dim }), true);
     const updates = [];
     for (let f = 0; f < n / 100; f++) {
       const file = `f${f}.md`;
       const ps = Array.from({ length: 100 }, (_, i) => passage(file, i, `text ${f} ${i}`));
-      updates.push({ record: record(file, 100), passages: ps, vectors: ps.map((_, i) => vec(f * 100 + i + 0.37 * f)) });
+      updates.push({ record: record(file, 100), passages: ps, vectors: ps.map((_, i) => at(f * 100 + i)) });
     }
     await store.addNewFiles(updates);
     await store.optimize();
-    assert.ok((await store.indexNames()).some((x) => x.startsWith('vector')), 'vector index built');
-    const q = vec(4242 + 0.37 * 42);
-    const [ann] = await store.vectorSearch(q, { k: 1 });
-    const [exact] = await store.vectorSearch(q, { k: 1, exact: true });
+  }
+  const rng = (seed: number) => () => ((seed = (Math.imul(seed, 1664525) + 1013904223) >>> 0) / 2 ** 32);
+  const unit = (v: Float32Array) => v.map((x) => x / Math.hypot(...v));
+
+  it('keeps an IVF_FLAT vector index only when its measured recall@10 reaches VECTOR_MIN_RECALL (clustered vectors)', async () => {
+    // 50 tight clusters: a row's 10 nearest rows sit in its own cluster, so a few partitions find them.
+    const r = rng(7);
+    const centres = Array.from({ length: 50 }, () => unit(Float32Array.from({ length: 16 }, () => r() - 0.5)));
+    const rows = Array.from({ length: VECTOR_INDEX_MIN_ROWS }, (_, i) => unit(centres[i % 50].map((x) => x + (r() - 0.5) * 0.02)));
+    await fill(16, rows.length, (i) => rows[i]);
+    const info = store.vectorIndexInfo()!;
+    assert.equal(info.mode, 'ivf', JSON.stringify(info));
+    assert.ok(info.nprobes !== null && info.recallAt10[info.nprobes] >= VECTOR_MIN_RECALL, JSON.stringify(info));
+    assert.equal(info.sample, VECTOR_RECALL_SAMPLE);
+    assert.ok((await store.indexNames()).some((x) => x.startsWith('vector')), 'vector index kept');
+    const [ann] = await store.vectorSearch(rows[4242], { k: 1 });
+    const [exact] = await store.vectorSearch(rows[4242], { k: 1, exact: true });
     assert.equal(ann.passage.text, exact.passage.text);
     assert.ok(Math.abs(ann.score - 1) < 1e-4);
+  });
+
+  it('drops the vector index and searches exactly when no probe share reaches VECTOR_MIN_RECALL (uniform vectors)', async () => {
+    // Uniform random 64-dimensional vectors: nearest neighbours scatter over the partitions (the IVF worst case).
+    const r = rng(11);
+    const rows = Array.from({ length: VECTOR_INDEX_MIN_ROWS }, () => unit(Float32Array.from({ length: 64 }, () => r() - 0.5)));
+    await fill(64, rows.length, (i) => rows[i]);
+    const info = store.vectorIndexInfo()!;
+    assert.equal(info.mode, 'exact', JSON.stringify(info));
+    assert.equal(info.nprobes, null);
+    assert.ok(Object.values(info.recallAt10).every((x) => x < VECTOR_MIN_RECALL), JSON.stringify(info));
+    assert.ok(!(await store.indexNames()).some((x) => x.startsWith('vector')), 'vector index dropped');
+    // Exact search: the ten nearest rows of a query are the same with and without `exact`.
+    const q = rows[123];
+    const a = await store.vectorSearch(q, { k: 10 });
+    const b = await store.vectorSearch(q, { k: 10, exact: true });
+    assert.deepEqual(a.map((h) => h.passage.id), b.map((h) => h.passage.id));
+    // Not rebuilt on the next optimize (the decision is recorded), only when the table has doubled.
+    await store.optimize();
+    assert.equal(store.vectorIndexInfo()!.builtAt, info.builtAt);
   });
 
   it('getFilePassages returns document order (L0, then each section followed by its passages)', async () => {

@@ -2,6 +2,7 @@
 import type { Embedder, Lang, Level, SearchHit } from '../types';
 import type { IndexStore } from '../store/types';
 import { reciprocalRankFusion, weightedFusion } from './fusion';
+import { adaptiveVectorWeight } from './vectorWeight';
 import type { Tracer } from './trace';
 import { timed } from './trace';
 
@@ -21,6 +22,8 @@ export interface CandidateRequest {
   rrfK: number;
   /** Weight of the vector list in RRF (keyword list: 1). */
   rrfVectorWeight?: number;
+  /** Query-adaptive vector weight in [min, max] by the keyword list's coverage of the query (vectorWeight.ts); off when absent. */
+  adaptiveVectorWeight?: [number, number];
   alpha: number;
   withVectors: boolean;
 }
@@ -63,14 +66,21 @@ export async function gatherCandidates(store: IndexStore, embedder: Embedder, r:
   if (keywordTexts.length) tracer.record('full-text', kw.ms, { queries: keywordTexts.length, hits: sum(kw.value.map((l) => l.length)) });
   if (vectorTexts.length) tracer.record('vector', vec.searchMs, { queries: vectorTexts.length, hits: sum(vec.lists.map((l) => l.length)) });
 
-  return tracer.span(
+  const weightNotes: string[] = [];
+  const fusedHits = await tracer.span(
     'fusion',
     () => {
       const perQuery: SearchHit[][] = [];
-      r.queries.forEach((_, i) => {
+      r.queries.forEach((text, i) => {
         const k = r.keyword ? kw.value[i] : undefined;
         const v = r.vector ? vec.lists[i] : undefined;
-        if (k && v) perQuery.push(r.fusion === 'weighted' ? weightedFusion(k, v, r.alpha) : reciprocalRankFusion([k, v], r.rrfK, [1, r.rrfVectorWeight ?? 1]));
+        let w = r.rrfVectorWeight ?? 1;
+        if (k && v && r.adaptiveVectorWeight && r.fusion === 'rrf') {
+          const a = adaptiveVectorWeight(text, k, v, r.adaptiveVectorWeight, w);
+          w = a.weight;
+          weightNotes.push(`vector weight ${w.toFixed(2)} (keyword coverage ${a.coverage.toFixed(2)}, top-10 overlap ${a.overlap.toFixed(1)})`);
+        }
+        if (k && v) perQuery.push(r.fusion === 'weighted' ? weightedFusion(k, v, r.alpha) : reciprocalRankFusion([k, v], r.rrfK, [1, w]));
         else perQuery.push((k ?? v ?? []).map((h) => ({ ...h })));
       });
       if (r.keyword) for (let i = r.queries.length; i < keywordTexts.length; i++) perQuery.push(kw.value[i]);
@@ -80,6 +90,8 @@ export async function gatherCandidates(store: IndexStore, embedder: Embedder, r:
     },
     (hits) => ({ lists: r.queries.length + r.keywordOnly.length + r.vectorOnly.length, candidates: hits.length }),
   );
+  for (const n of weightNotes) tracer.note('fusion', n);
+  return fusedHits;
 }
 
 function sum(xs: number[]): number {

@@ -16,6 +16,13 @@ export interface SearchSettings extends AugmentSettings {
   rrfK: number;
   /** Weight of the vector list in RRF (the keyword list has weight 1). */
   rrfVectorWeight: number;
+  /**
+   * With the builtin (lexical) embedder: the vector list's RRF weight follows the keyword list's coverage of the query,
+   * from vectorWeightRange[0] (every content word found) to [1] (none found); rrfVectorWeight when the two lists' top 10
+   * share nothing (search/vectorWeight.ts, EVALUATION.md §5). Other embedders keep rrfVectorWeight.
+   */
+  adaptiveVectorWeight: boolean;
+  vectorWeightRange: [number, number];
   /** Fixed alpha (weight of the vector list); undefined: the query analysis picks it (weighted fusion only). */
   alpha?: number;
   /** Alpha chosen by query analysis for ordinary / exact-token queries. */
@@ -34,6 +41,11 @@ export interface SearchSettings extends AugmentSettings {
   rerankBatchSize: number;
   /** Hits whose reranker score (0..1) is below this are dropped before the limit. */
   rerankThreshold: number;
+  /**
+   * One hit per place: of two hits of one file where one lies inside the other (a section and its own passage, a document
+   * and anything in it), only the more precise is returned, at the better rank (search/nested.ts). Off: both are returned.
+   */
+  collapseNested: boolean;
   /** Drop hits mostly contained in a higher-ranked hit of the same file (section vs. its passage). */
   dedupe: boolean;
   dedupeThreshold: number;
@@ -58,6 +70,8 @@ export const BASE_SETTINGS: SearchSettings = {
   fusion: 'rrf',
   rrfK: 60,
   rrfVectorWeight: 0.5,
+  adaptiveVectorWeight: true,
+  vectorWeightRange: [0.1, 0.7],
   alpha: undefined,
   analysisAlpha: 0.5,
   analysisAlphaExact: 0.3,
@@ -69,6 +83,7 @@ export const BASE_SETTINGS: SearchSettings = {
   rerankTopN: 30,
   rerankBatchSize: 10,
   rerankThreshold: 0.1,
+  collapseNested: true,
   dedupe: false,
   dedupeThreshold: 0.8,
   maxPerDocument: 0,
@@ -92,14 +107,23 @@ export const NAMED_CONFIGS: Record<string, { description: string; settings: Part
   vector: { description: 'vector search only', settings: { keyword: false } },
   hybrid: {
     description: 'full-text + vector, plain reciprocal rank fusion (k = 60, equal weights), no other stage',
-    settings: { rrfVectorWeight: 1 },
+    settings: { rrfVectorWeight: 1, adaptiveVectorWeight: false },
   },
   default: {
-    description: 'what ships: hybrid RRF (k = 60) with the vector list weighted 0.5, chosen by measurement (EVALUATION.md)',
+    description:
+      'what ships: hybrid RRF (k = 60); with the builtin embedder the vector list is weighted 0.1-0.7 by how much of the query the keyword list misses (0.5 when the lists disagree), chosen by measurement (EVALUATION.md)',
     settings: {},
+  },
+  'default-fixed-weight': {
+    description: 'default with the fixed vector weight 0.5 in RRF (the shipped rule before the adaptive weight)',
+    settings: { adaptiveVectorWeight: false },
   },
   'hybrid-weighted': { description: 'hybrid with weighted fusion, alpha from query analysis', settings: { fusion: 'weighted' } },
   'default+lexical': { description: 'default + model-free expansion (compound splitting, stems)', settings: { lexicalExpansion: true } },
+  'default+nested': {
+    description: 'default, also returning hits that lie inside another hit of the same file (section and its own passage)',
+    settings: { collapseNested: false },
+  },
   'default+dedupe': { description: 'default + near-duplicate removal', settings: { dedupe: true } },
   'default+mmr': { description: 'default + MMR diversity', settings: { mmr: true } },
   'default-levels-all': { description: 'default, searching L0-L2 for every query', settings: { levels: [0, 1, 2] } },

@@ -13,6 +13,7 @@ import { lexicalVariant } from './lexical';
 import { capPerDocument, dropNearDuplicates } from './dedupe';
 import { describeFailure } from './llm';
 import { mmr } from './mmr';
+import { collapseNested } from './nested';
 import { LlmReranker } from './rerank';
 import { Tracer } from './trace';
 import type { QueryAnalysis, Reranker, RetrievalContext, RetrievalResult, RetrieveOptions, Retriever } from './types';
@@ -144,6 +145,7 @@ class ChunkFlow implements Flow {
         fusion: q.options.alpha !== undefined ? 'weighted' : s.fusion,
         rrfK: s.rrfK,
         rrfVectorWeight: s.rrfVectorWeight,
+        adaptiveVectorWeight: s.adaptiveVectorWeight && this.deps.engine.embedder.id === 'builtin' ? s.vectorWeightRange : undefined,
         alpha: q.analysis.alpha,
         withVectors: s.mmr,
       },
@@ -163,6 +165,15 @@ class ChunkFlow implements Flow {
       hits = capped.hits;
     }
     if (s.mmr) hits = await mmrStage(this.deps, q, hits);
+    if (s.collapseNested) {
+      // One hit per place: a section and its own passage are shown once, with the more precise location.
+      const all = hits;
+      hits = await q.tracer.span(
+        'places',
+        () => collapseNested(all),
+        (r) => ({ merged: r.merged }),
+      ).then((r) => r.hits);
+    }
     return hits.slice(0, q.k);
   }
 }

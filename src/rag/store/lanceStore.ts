@@ -22,12 +22,36 @@ function arrowRows(schema: ReturnType<typeof passagesSchema>, rows: Record<strin
   return toArrowTable(schema, rows) ?? lancedb.makeArrowTable(rows.map((r) => ({ ...r, vector: Array.from(r.vector as Float32Array) })), { schema });
 }
 
-/** Above this many passages a vector index (IVF_FLAT, cosine) replaces flat search. */
+/** From this many passages a vector index (IVF_FLAT, cosine) is trained and checked against exact search. */
 export const VECTOR_INDEX_MIN_ROWS = 5_000;
-/** Share of the IVF partitions searched per vector query (see ensureIndexes): ~0.9 recall@10 against exact search. */
-export const VECTOR_PROBE_SHARE = 0.25;
+/** The index is used only where its recall@10 against exact (flat) search, measured at build time, reaches this. */
+export const VECTOR_MIN_RECALL = 0.95;
+/**
+ * Shares of the IVF partitions tried per vector query, smallest first; the first whose measured recall reaches
+ * VECTOR_MIN_RECALL is used. An index that needs more than 3/8 of the partitions scans too much to be worth its recall
+ * loss: search stays exact.
+ */
+export const VECTOR_PROBE_SHARES = [1 / 8, 1 / 4, 3 / 8];
+/** Rows of the table used as queries for the recall check (each compared on its 10 nearest other rows). */
+export const VECTOR_RECALL_SAMPLE = 32;
 const VECTOR_INDEX_FILE = 'vector-index.json';
 const IN_CHUNK = 500;
+
+/** vector-index.json: the build-time decision and the recall measurement behind it. */
+export interface VectorIndexInfo {
+  /** 'ivf': IVF_FLAT searched with `nprobes`; 'exact': no index passed the recall check, search is flat. */
+  mode: 'ivf' | 'exact';
+  rows: number;
+  partitions: number;
+  nprobes: number | null;
+  /** Measured recall@10 against exact search, by nprobes (the table's own rows as queries, self excluded). */
+  recallAt10: Record<string, number>;
+  minRecall: number;
+  sample: number;
+  trainMs: number;
+  checkMs: number;
+  builtAt: string;
+}
 
 export interface OpenStoreOptions {
   /** See LanceDB's readConsistencyInterval; 0 (default) = every read sees the latest commit of any process. */
@@ -344,12 +368,14 @@ export class LanceStore implements IndexStore {
         `Query vector has dimension ${vector.length} but the index was built with ${dim} (${this.meta()?.embedder.id}:${this.meta()?.embedder.model}). Reindex with the current embedder.`,
       );
     }
+    const index = this.vectorIndexInfo();
     let q = this.passages
       .vectorSearch(vector)
       .distanceType('cosine')
-      .nprobes(this.nprobes())
       .select(options.withVectors ? [...PASSAGE_COLUMNS, 'vector', '_distance'] : [...PASSAGE_COLUMNS, '_distance']);
-    if (options.exact) q = q.bypassVectorIndex();
+    // Only an index whose measured recall passed is used; otherwise (and on request) the search is exact.
+    if (options.exact || index?.mode !== 'ivf' || index.nprobes === null) q = q.bypassVectorIndex();
+    else q = q.nprobes(index.nprobes);
     const where = filterSql(options);
     if (where) q = q.where(where);
     const rows = await q.limit(options.k).toArray();
@@ -418,27 +444,76 @@ export class LanceStore implements IndexStore {
     if (!have.has('path')) await table.createIndex('path', { config: Index.btree(), replace: true });
     if (!have.has('id')) await table.createIndex('id', { config: Index.btree(), replace: true });
     const built = this.vectorIndexInfo();
-    const stale = built !== null && rows > 2 * built.rows; // grown a lot since training: retrain the partitions
-    if (rows >= VECTOR_INDEX_MIN_ROWS && (!have.has('vector') || stale || built === null)) {
-      // IVF_FLAT keeps full vectors (exact distances inside a partition); sqrt(n)/4 partitions, a quarter of them probed.
-      // (sqrt(n)/2 scans the same share of rows per query but takes twice as long to train: 7.3 s vs 3.4 s at 55k rows.)
-      const partitions = Math.max(2, Math.round(Math.sqrt(rows) / 4));
-      await table.createIndex('vector', { config: Index.ivfFlat({ distanceType: 'cosine', numPartitions: partitions }), replace: true });
-      writeJsonAtomic(path.join(this.dir, VECTOR_INDEX_FILE), { partitions, rows });
-    }
+    const stale = built !== null && rows > 2 * built.rows; // grown a lot since training: retrain (or re-check) the partitions
+    const missing = built === null || (built.mode === 'ivf' && !have.has('vector'));
+    if (rows >= VECTOR_INDEX_MIN_ROWS && (missing || stale)) await this.buildVectorIndex(table, rows);
   }
 
-  private vectorIndexInfo(): { partitions: number; rows: number } | null {
+  /**
+   * Trains an IVF_FLAT index (sqrt(n)/4 partitions; sqrt(n)/2 scans the same share of rows per query but takes twice as
+   * long to train), then measures its recall@10 against exact search on VECTOR_RECALL_SAMPLE of the table's own rows at
+   * the probe shares of VECTOR_PROBE_SHARES. The smallest share that reaches VECTOR_MIN_RECALL is kept; when none does,
+   * the index is dropped and vector search stays exact. The measurement is recorded in vector-index.json.
+   */
+  private async buildVectorIndex(table: Table, rows: number): Promise<VectorIndexInfo> {
+    const start = Date.now();
+    const partitions = Math.max(2, Math.round(Math.sqrt(rows) / 4));
+    await table.createIndex('vector', { config: Index.ivfFlat({ distanceType: 'cosine', numPartitions: partitions }), replace: true });
+    const trainMs = Date.now() - start;
+    const step = Math.max(1, Math.floor(rows / VECTOR_RECALL_SAMPLE));
+    const offsets = Array.from({ length: Math.min(VECTOR_RECALL_SAMPLE, rows) }, (_, i) => Math.min(rows - 1, i * step + (step >> 1)));
+    const sample = (await table.takeOffsets(offsets).select(['id', 'vector']).toArray()).map((r) => ({ id: r.id as string, v: toFloat32(r.vector) }));
+    const nearest = async (v: Float32Array, self: string, nprobes?: number) => {
+      let q = table.vectorSearch(v).distanceType('cosine').select(['id']).limit(11);
+      q = nprobes === undefined ? q.bypassVectorIndex() : q.nprobes(nprobes);
+      return (await q.toArray()).map((r) => r.id as string).filter((id) => id !== self).slice(0, 10);
+    };
+    const exact: string[][] = [];
+    for (const s of sample) exact.push(await nearest(s.v, s.id));
+    const recall: Record<string, number> = {};
+    let chosen: number | null = null;
+    for (const share of VECTOR_PROBE_SHARES) {
+      const nprobes = Math.max(1, Math.ceil(partitions * share));
+      if (recall[nprobes] !== undefined) continue;
+      let found = 0;
+      let total = 0;
+      for (const [i, s] of sample.entries()) {
+        const got = new Set(await nearest(s.v, s.id, nprobes));
+        found += exact[i].filter((id) => got.has(id)).length;
+        total += exact[i].length;
+      }
+      recall[nprobes] = total ? Math.round((found / total) * 1000) / 1000 : 1;
+      if (recall[nprobes] >= VECTOR_MIN_RECALL) {
+        chosen = nprobes;
+        break;
+      }
+    }
+    if (chosen === null) await table.dropIndex('vector_idx').catch(() => undefined);
+    const info: VectorIndexInfo = {
+      mode: chosen === null ? 'exact' : 'ivf',
+      rows,
+      partitions,
+      nprobes: chosen,
+      recallAt10: recall,
+      minRecall: VECTOR_MIN_RECALL,
+      sample: sample.length,
+      trainMs,
+      checkMs: Date.now() - start - trainMs,
+      builtAt: new Date().toISOString(),
+    };
+    writeJsonAtomic(path.join(this.dir, VECTOR_INDEX_FILE), info);
+    return info;
+  }
+
+  /** What the last vector-index build decided (null: never built, e.g. below VECTOR_INDEX_MIN_ROWS). */
+  vectorIndexInfo(): VectorIndexInfo | null {
     try {
-      return JSON.parse(fs.readFileSync(path.join(this.dir, VECTOR_INDEX_FILE), 'utf8')) as { partitions: number; rows: number };
+      const info = JSON.parse(fs.readFileSync(path.join(this.dir, VECTOR_INDEX_FILE), 'utf8')) as Partial<VectorIndexInfo>;
+      // Files written before the recall check have no mode: treat them as unchecked, so the next optimize re-checks them.
+      return info.mode ? (info as VectorIndexInfo) : null;
     } catch {
       return null;
     }
-  }
-
-  private nprobes(): number {
-    const info = this.vectorIndexInfo();
-    return info ? Math.max(4, Math.ceil(info.partitions * VECTOR_PROBE_SHARE)) : 20;
   }
 
   /**

@@ -73,7 +73,12 @@ describe('citations open exact ranges', () => {
 
   it('a section hit (L1) of a DOCX opens the range of all its passages', async () => {
     const a = await api();
-    const hit = await searchFor(a, 'Ruhepausen Arbeitnehmer Arbeitszeit', 'ArbZG.docx', 1);
+    // Search returns one hit per place (the passage, not also its section), so the section is taken from the passage's
+    // parent and resolved like a hit (sections still reach citations as parent context).
+    const passageHit = await searchFor(a, 'Ruhepausen Arbeitnehmer Arbeitszeit', 'ArbZG.docx', 2);
+    const [section] = await (await a.host.engine(passageHit.folder)).store.getPassages([passageHit.hit.passage.parentId ?? '']);
+    assert.ok(section && section.level === 1, 'the passage has a section');
+    const hit = (await a.service.resolve(passageHit.folder, { passage: section, score: passageHit.hit.score }))!;
     const editor = await openAndCheckSelection(hit.location);
     const selected = flat(editor.document.getText(editor.selection));
     const engine = await a.host.engine(hit.folder);

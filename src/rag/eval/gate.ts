@@ -1,0 +1,175 @@
+// The retrieval quality gate: the shipped `default` configuration against a checked-in baseline and against `bm25`, on the
+// workspace dev questions (same-language and cross-language) and the four public BEIR sets, through the real indexer,
+// store and retriever (`npm run gate`, part of `npm test`; `npm run gate:baseline` rewrites the baseline).
+//
+// It fails when, on any set, default's nDCG@10 is more than GATE_TOLERANCE below the baseline, or, on a public set, more
+// than GATE_BM25_MARGIN below bm25 measured in the same run. Sets with more than GATE_MAX_QUERIES judged queries are
+// subsampled deterministically (every n-th query; the corpus is always complete).
+import * as fs from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import { detectLanguage } from '../chunk/language';
+import { openEngine, type Engine } from '../engine';
+import { createRetriever } from '../search';
+import type { SearchSettings } from '../search/configs';
+import { buildBeirIndex, type BulkStore } from './beirIndex';
+import { loadBeir, loadWorkspaceQueries } from './datasets';
+import { evaluateBeir, evaluateWorkspace } from './runner';
+
+export const GATE_TOLERANCE = 0.01;
+export const GATE_BM25_MARGIN = 0.005;
+export const GATE_MAX_QUERIES = 300;
+/** Metadata files of the workspace folder that are not corpus (FORMAT.md). */
+export const WORKSPACE_EXCLUDE = ['**/node_modules/**', '**/.git/**', '**/.docs-rag/**', '*.jsonl', 'FORMAT.md', 'SOURCES.md', 'README.md'];
+
+export interface GateSet {
+  name: string;
+  kind: 'workspace' | 'beir';
+  /** Folder under shared/eval. */
+  dir: string;
+  /** Question file inside the workspace folder. */
+  queries?: string;
+  /** Public sets must also keep default ≥ bm25 − GATE_BM25_MARGIN. */
+  public: boolean;
+}
+
+export const GATE_SETS: GateSet[] = [
+  { name: 'dev', kind: 'workspace', dir: 'workspace', queries: 'queries-dev.jsonl', public: false },
+  { name: 'crosslang-dev', kind: 'workspace', dir: 'workspace', queries: 'queries-crosslang-dev.jsonl', public: false },
+  { name: 'scifact', kind: 'beir', dir: 'scifact', public: true },
+  { name: 'cranfield', kind: 'beir', dir: 'cranfield', public: true },
+  { name: 'cisi', kind: 'beir', dir: 'cisi', public: true },
+  { name: 'xquad-de', kind: 'beir', dir: 'xquad-de', public: true },
+];
+
+/** nDCG@10 of default and bm25 on one set. */
+export interface GateFigures {
+  queries: number;
+  default: number;
+  bm25: number;
+}
+
+export interface GateMeasurement {
+  sets: Record<string, GateFigures>;
+  ms: number;
+}
+
+export interface GateBaseline {
+  commit: string;
+  measuredAt: string;
+  command: string;
+  maxQueries: number;
+  sets: Record<string, GateFigures>;
+}
+
+/** Every n-th item (n = ceil(length / max)), from the first: deterministic and spread over the whole file. */
+export function subsample<T>(items: T[], max = GATE_MAX_QUERIES): T[] {
+  if (items.length <= max) return items;
+  const step = Math.ceil(items.length / max);
+  return items.filter((_, i) => i % step === 0);
+}
+
+export interface MeasureOptions {
+  /** The folder holding eval/ (shared/). */
+  shared: string;
+  /** Names of GATE_SETS to run (default: all). */
+  sets?: string[];
+  /** Overrides of the default configuration (a test degrades it on purpose). */
+  defaultOverrides?: Partial<SearchSettings>;
+  onProgress?: (line: string) => void;
+}
+
+const round4 = (x: number | undefined) => Math.round((x ?? 0) * 10000) / 10000;
+
+/** Builds fresh indexes in a temporary folder (removed afterwards) and measures default and bm25 on each set. */
+export async function measureGate(o: MeasureOptions): Promise<GateMeasurement> {
+  const start = performance.now();
+  const chosen = GATE_SETS.filter((s) => !o.sets || o.sets.includes(s.name));
+  const unknown = (o.sets ?? []).filter((n) => !GATE_SETS.some((s) => s.name === n));
+  if (unknown.length) throw new Error(`unknown gate set(s): ${unknown.join(', ')} (known: ${GATE_SETS.map((s) => s.name).join(', ')})`);
+  const root = fs.mkdtempSync(path.join(os.tmpdir(), 'docs-rag-gate-'));
+  const out: Record<string, GateFigures> = {};
+  const engines = new Map<string, Engine>();
+  try {
+    for (const set of chosen) {
+      const dir = path.join(o.shared, 'eval', set.dir);
+      let engine = engines.get(set.dir);
+      const t0 = performance.now();
+      if (set.kind === 'workspace') {
+        if (!engine) {
+          engine = await openEngine({ folder: dir, storeDir: path.join(root, set.dir), config: { ingest: { exclude: WORKSPACE_EXCLUDE } } });
+          engines.set(set.dir, engine);
+          const { indexFolder } = await import('../index/indexer');
+          const res = await indexFolder(engine);
+          if (res.errors.length) throw new Error(`gate: not indexed: ${res.errors.map((e) => `${e.path}: ${e.reason}`).join('; ')}`);
+        }
+        const queries = subsample(loadWorkspaceQueries(path.join(dir, set.queries!)));
+        const run = async (config: string, overrides?: Partial<SearchSettings>) =>
+          (await evaluateWorkspace(createRetriever(engine!, { config, overrides, detect: detectLanguage }), queries, { config })).metrics['ndcg@10'];
+        out[set.name] = { queries: queries.length, default: round4(await run('default', o.defaultOverrides)), bm25: round4(await run('bm25')) };
+      } else {
+        const beir = loadBeir(dir);
+        beir.queries = subsample(beir.queries);
+        if (!engine) {
+          engine = await openEngine({ folder: dir, storeDir: path.join(root, set.dir) });
+          engines.set(set.dir, engine);
+          await buildBeirIndex(engine.store as BulkStore, engine.embedder, beir);
+        }
+        const run = async (config: string, overrides?: Partial<SearchSettings>) =>
+          (await evaluateBeir(createRetriever(engine!, { config, overrides, detect: detectLanguage }), beir, { config })).metrics['ndcg@10'];
+        out[set.name] = { queries: beir.queries.length, default: round4(await run('default', o.defaultOverrides)), bm25: round4(await run('bm25')) };
+      }
+      o.onProgress?.(`gate: ${set.name} ${out[set.name].queries} queries, default ${out[set.name].default.toFixed(3)}, bm25 ${out[set.name].bm25.toFixed(3)} (${((performance.now() - t0) / 1000).toFixed(0)} s)`);
+    }
+  } finally {
+    for (const e of engines.values()) await e.close();
+    fs.rmSync(root, { recursive: true, force: true });
+  }
+  return { sets: out, ms: performance.now() - start };
+}
+
+export interface GateRow extends GateFigures {
+  set: string;
+  public: boolean;
+  baseline?: number;
+  failures: string[];
+}
+
+export interface GateResult {
+  ok: boolean;
+  rows: GateRow[];
+}
+
+/** The gate's rules (see the file comment); a measured set without a baseline figure fails too (regenerate the baseline). */
+export function compareGate(m: GateMeasurement, baseline: GateBaseline): GateResult {
+  const rows: GateRow[] = [];
+  for (const [name, f] of Object.entries(m.sets)) {
+    const set = GATE_SETS.find((s) => s.name === name);
+    const base = baseline.sets[name];
+    const failures: string[] = [];
+    if (!base) failures.push('no baseline figure');
+    else if (f.default < base.default - GATE_TOLERANCE - 1e-9) failures.push(`default ${f.default.toFixed(3)} < baseline ${base.default.toFixed(3)} - ${GATE_TOLERANCE}`);
+    if (set?.public && f.default < f.bm25 - GATE_BM25_MARGIN - 1e-9) failures.push(`default ${f.default.toFixed(3)} < bm25 ${f.bm25.toFixed(3)} - ${GATE_BM25_MARGIN}`);
+    rows.push({ set: name, public: !!set?.public, ...f, baseline: base?.default, failures });
+  }
+  return { ok: rows.every((r) => r.failures.length === 0), rows };
+}
+
+/** A small Markdown table of the comparison. */
+export function renderGate(r: GateResult, baseline?: GateBaseline): string {
+  const lines = [
+    `retrieval quality gate (nDCG@10; baseline ${baseline ? `${baseline.commit}, ${baseline.measuredAt}` : '-'}; fails below baseline - ${GATE_TOLERANCE}, or on public sets below bm25 - ${GATE_BM25_MARGIN})`,
+    '',
+    '| set | queries | baseline | default | Δ | bm25 | default - bm25 | verdict |',
+    '|---|---|---|---|---|---|---|---|',
+  ];
+  for (const row of r.rows) {
+    const d = row.baseline === undefined ? '-' : (row.default - row.baseline >= 0 ? '+' : '') + (row.default - row.baseline).toFixed(3);
+    const vs = (row.default - row.bm25 >= 0 ? '+' : '') + (row.default - row.bm25).toFixed(3);
+    lines.push(
+      `| ${row.set}${row.public ? '' : ' (dev)'} | ${row.queries} | ${row.baseline?.toFixed(3) ?? '-'} | ${row.default.toFixed(3)} | ${d} | ${row.bm25.toFixed(3)} | ${vs} | ${row.failures.length ? `FAIL: ${row.failures.join('; ')}` : 'ok'} |`,
+    );
+  }
+  lines.push('', `gate: ${r.ok ? 'passed' : 'FAILED'}`);
+  return `${lines.join('\n')}\n`;
+}
