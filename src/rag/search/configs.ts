@@ -66,7 +66,7 @@ export const BASE_SETTINGS: SearchSettings = {
   analysisAlpha: 0.5,
   analysisAlphaExact: 0.3,
   levels: undefined,
-  otherLanguageWeight: 0.5,
+  otherLanguageWeight: 0.75,
   exactTokenWeight: 1,
   lexicalExpansion: false,
   expansion: 'off',
