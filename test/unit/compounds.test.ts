@@ -174,5 +174,8 @@ describe('compounds and both languages over a real index', function () {
     const removed = loadVocabulary(engine.storeDir)!;
     assert.equal(removed.get('trasek'), undefined, 'words of a removed file are subtracted');
     assert.ok((removed.get('wunfel') ?? 0) < (after.get('wunfel') ?? 0));
+    // The incrementally kept counts equal a recount of the final state.
+    await indexFolder(engine, { full: true });
+    assert.deepEqual([...loadVocabulary(engine.storeDir)!.counts].sort(), [...removed.counts].sort());
   });
 });

@@ -211,6 +211,8 @@ async function runIndex(engine: Engine, o: IndexOptions): Promise<IndexRunResult
       if (config.enrich) passages = await enrichForIndex(passages, { config, storeDir: engine.storeDir, signal, onWarning: (m) => warnings.push(m) });
     } catch (err) {
       if (signal?.aborted) return;
+      // A file that had passages and now fails loses them: its words leave the vocabulary.
+      if (previous && !recount) vocab.add(fileWordCounts(await store.getFilePassages(entry.path)), -1);
       const { status, reason } = describeFailure(err);
       await enqueue('status', { ...base, hash, status, reason, passages: 0 });
       return;
