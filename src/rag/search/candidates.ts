@@ -30,6 +30,8 @@ export interface CandidateRequest {
   exactTokens?: string[];
   /** RRF weight of the keyword list of the column in the other language than the query's (the query's own: 1). */
   otherLanguageWeight?: number;
+  /** False when the index has no German passages (its column is then not searched). Default true. */
+  germanColumn?: boolean;
   /** RRF weight of the exact-token keyword list. */
   exactTokenWeight?: number;
 }
@@ -54,7 +56,9 @@ export async function gatherCandidates(store: IndexStore, embedder: Embedder, r:
   const parts = r.keywordParts?.trim();
   const keywordSearch = async (q: string): Promise<KeywordLists> => {
     const [de, en] = await Promise.all([
-      store.fullTextSearch(parts ? `${q} ${parts}` : q, { k: r.candidates, lang: 'de', ...filter }),
+      r.germanColumn === false
+        ? Promise.resolve([] as SearchHit[])
+        : store.fullTextSearch(parts ? `${q} ${parts}` : q, { k: r.candidates, lang: 'de', ...filter }),
       store.fullTextSearch(q, { k: r.candidates, lang: 'en', ...filter }),
     ]);
     return { de, en };
@@ -63,7 +67,7 @@ export async function gatherCandidates(store: IndexStore, embedder: Embedder, r:
   const keywordRun = timed(() =>
     Promise.all([
       Promise.all(keywordTexts.map(keywordSearch)),
-      exactText && ftsLang ? store.fullTextSearch(exactText, { k: r.candidates, lang: ftsLang === 'de' ? 'en' : 'de', phrases: true, ...filter }) : Promise.resolve([] as SearchHit[]),
+      exactText && ftsLang && !(ftsLang === 'en' && r.germanColumn === false) ? store.fullTextSearch(exactText, { k: r.candidates, lang: ftsLang === 'de' ? 'en' : 'de', phrases: true, ...filter }) : Promise.resolve([] as SearchHit[]),
     ]),
   );
   const vectorRun = (async () => {

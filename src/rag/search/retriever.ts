@@ -125,7 +125,7 @@ class ChunkFlow implements Flow {
     const keywordOnly: string[] = [];
     const vocab = currentVocabulary(this.deps.engine.store.dir);
     if (s.lexicalExpansion && s.keyword) {
-      const v = lexicalVariant(q.query, q.analysis.lang, vocab);
+      const v = lexicalVariant(q.query, q.analysis.lang, vocab ?? new Map());
       if (v) keywordOnly.push(v);
     }
     let hits = await gatherCandidates(
@@ -304,10 +304,12 @@ async function mmrStage(deps: PipelineDeps, q: QueryRun, hits: SearchHit[]): Pro
 
 /** What both flows give the candidate search: the query's compound parts, exact tokens and the language weights. */
 function languageLists(q: QueryRun, vocab: ReturnType<typeof currentVocabulary>, s: SearchSettings) {
-  const keywordParts = compoundParts(q.query, vocab);
+  const keywordParts = vocab ? compoundParts(q.query, vocab) : '';
   if (keywordParts) q.tracer.note('analysis', `compound parts: ${keywordParts.split(' ').length}`);
   return {
     keywordParts,
+    // An empty vocabulary means the index has no German passage: its column is not searched.
+    germanColumn: vocab === null || vocab.size > 0,
     exactTokens: q.analysis.exactTokens,
     otherLanguageWeight: s.otherLanguageWeight,
     exactTokenWeight: s.exactTokenWeight,

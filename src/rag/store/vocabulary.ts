@@ -86,20 +86,22 @@ export function saveVocabulary(dir: string, vocab: Vocabulary): void {
   cache.delete(dir);
 }
 
-const cache = new Map<string, { mtimeMs: number; size: number; vocab: Vocabulary }>();
-const EMPTY = new Vocabulary();
+const cache = new Map<string, { mtimeMs: number; size: number; vocab: Vocabulary | null }>();
 
-/** The vocabulary for queries: read once and cached, reloaded when the file changed (another process's run). */
-export function currentVocabulary(dir: string): Vocabulary {
+/**
+ * The vocabulary for queries: read once and cached, reloaded when the file changed (another process's run). Null when
+ * the index has none (built before vocabularies existed): then nothing is known about its German passages.
+ */
+export function currentVocabulary(dir: string): Vocabulary | null {
   let st: fs.Stats;
   try {
     st = fs.statSync(path.join(dir, VOCABULARY_FILE));
   } catch {
-    return EMPTY;
+    return null;
   }
   const hit = cache.get(dir);
   if (hit && hit.mtimeMs === st.mtimeMs && hit.size === st.size) return hit.vocab;
-  const vocab = loadVocabulary(dir) ?? EMPTY;
+  const vocab = loadVocabulary(dir);
   cache.set(dir, { mtimeMs: st.mtimeMs, size: st.size, vocab });
   return vocab;
 }
