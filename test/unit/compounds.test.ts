@@ -153,12 +153,29 @@ describe('compounds and both languages over a real index', function () {
     assert.ok(parts.hits.some((h) => h.passage.path === 'de/a.md' || h.passage.path === 'de/b.md'));
   });
 
-  it('a German question finds an exact token that only English documents contain (and the reverse language setting)', async () => {
+  it('a German question finds an exact token that only English documents contain (keyword-only and default)', async () => {
     for (const config of ['bm25', 'default']) {
       const r = await retrieve('Wo steht die Einstellung in zeltrix.toml und was gilt für die Regel?', config);
       assert.equal(r.analysis.lang, 'de');
       assert.ok(r.hits.slice(0, 3).some((h) => h.passage.path === 'en/config.md'), `${config}: ${r.hits.map((h) => h.passage.path).join(', ')}`);
     }
+  });
+
+  it('rewriteKeywordParts re-splits stored German rows (keyword text and builtin vector), leaving unchanged rows alone', async () => {
+    const store = engine.store as import('../../src/rag/store/lanceStore').LanceStore;
+    const find = async () => (await store.fullTextSearch('Quarzelbe', { k: 50, lang: 'de' })).map((h) => h.passage.id).sort();
+    assert.deepEqual(await find(), []);
+    const ids = (await store.getFilePassages('de/c.md')).map((p) => p.id).sort();
+    const before = await store.getVectors(ids);
+    const n = await store.rewriteKeywordParts(['de/c.md'], () => 'quarzelbe', (t) => engine.embedder.embed(t));
+    assert.equal(n, ids.length);
+    assert.deepEqual(await find(), ids, 'the new parts are searchable in the German column');
+    const after = await store.getVectors(ids);
+    assert.ok(ids.some((id) => before.get(id)!.some((x, i) => x !== after.get(id)![i])), 're-embedded');
+    assert.equal(await store.rewriteKeywordParts(['de/c.md'], () => 'quarzelbe'), 0, 'nothing changed: nothing written');
+    const restored = loadVocabulary(engine.storeDir)!;
+    await store.rewriteKeywordParts(['de/c.md'], (t) => compoundParts(t, restored), (t) => engine.embedder.embed(t));
+    assert.deepEqual(await find(), []);
   });
 
   it('an incremental run keeps the vocabulary current (changed and removed files are subtracted)', async () => {
