@@ -10,6 +10,8 @@ import * as path from 'node:path';
 import { parseArgs } from 'node:util';
 import { detectLanguage } from '../src/rag/chunk/language';
 import { defaultConfig } from '../src/rag/config';
+import { annotateCompounds, embeddingText } from '../src/rag/chunk/compounds';
+import { VOCABULARY_FILE, Vocabulary, fileWordCounts, saveVocabulary } from '../src/rag/store/vocabulary';
 import { createEmbedder } from '../src/rag/embed';
 import { loadBeir } from '../src/rag/eval/datasets';
 import { percentile } from '../src/rag/eval/metrics';
@@ -30,6 +32,7 @@ async function build(store: LanceStore, embedder: Embedder, n: number): Promise<
   const start = performance.now();
   await store.useEmbedder({ id: embedder.id, model: embedder.model, dimension: embedder.dimension });
   const batchDocs = 250; // 5,000 passages per write
+  const vocab = new Vocabulary(); // as the indexer keeps it: German word counts for the compound splitter
   for (let d0 = 0; d0 * PER_DOC < n; d0 += batchDocs) {
     const updates: FileUpdate[] = [];
     for (let d = d0; d < d0 + batchDocs && d * PER_DOC < n; d++) {
@@ -53,12 +56,15 @@ async function build(store: LanceStore, embedder: Embedder, n: number): Promise<
       });
     }
     const all = updates.flatMap((u) => u.passages);
-    const vectors = await embedder.embed(all.map((p) => p.indexText));
+    for (const u of updates) vocab.add(fileWordCounts(u.passages));
+    annotateCompounds(all, vocab);
+    const vectors = await embedder.embed(all.map((p) => embeddingText(p, embedder.id)));
     let k = 0;
     for (const u of updates) u.vectors = u.passages.map(() => vectors[k++]);
     await store.addNewFiles(updates);
     process.stderr.write(`\r  built ${Math.min(n, (d0 + batchDocs) * PER_DOC)}/${n}`);
   }
+  saveVocabulary(store.dir, vocab);
   await store.optimize();
   process.stderr.write('\n');
   return performance.now() - start;
@@ -98,7 +104,7 @@ export async function run(argv: string[]): Promise<void> {
     const dir = path.join(root, `n${n}`);
     if (values.rebuild) fs.rmSync(dir, { recursive: true, force: true });
     let store = await openStore(dir);
-    if ((await store.countPassages()) !== n) {
+    if ((await store.countPassages()) !== n || !fs.existsSync(path.join(dir, VOCABULARY_FILE))) {
       await store.close();
       fs.rmSync(dir, { recursive: true, force: true });
       store = await openStore(dir);

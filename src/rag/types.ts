@@ -104,6 +104,8 @@ export interface Passage {
 export interface IndexedPassage extends Passage {
   /** Text used for embedding and full-text search; defaults to headings + text. */
   indexText: string;
+  /** German passages: compound parts of its words (chunk/compounds.ts), extra keyword and builtin-embedder features. */
+  keywordParts?: string;
 }
 
 /** A retrieval hit. */

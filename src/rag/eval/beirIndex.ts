@@ -6,6 +6,8 @@ import type { Embedder, IndexedPassage } from '../types';
 import type { FileRecord, IndexStore } from '../store/types';
 import type { BeirSet } from './datasets';
 import { beirPassageId } from './runner';
+import { annotateCompounds, countWords, embeddingText } from '../chunk/compounds';
+import { Vocabulary, saveVocabulary } from '../store/vocabulary';
 
 /** The store operations the builder needs (LanceStore has them). */
 export type BulkStore = IndexStore & { addNewFiles?: IndexStore['replaceFiles'] };
@@ -21,9 +23,17 @@ export async function buildBeirIndex(
   await store.useEmbedder({ id: embedder.id, model: embedder.model, dimension: embedder.dimension });
   const batch = o.batch ?? 500;
   const write = store.addNewFiles?.bind(store) ?? store.replaceFiles.bind(store);
+  // The whole corpus is known up front: the German vocabulary (compound splitter) is counted before anything is written.
+  const langs = set.corpus.map((d) => detectLanguage(`${d.title} ${d.text || d.title || ' '}`));
+  const counts = new Map<string, number>();
+  set.corpus.forEach((d, i) => {
+    if (langs[i] === 'de') countWords(d.text || d.title || ' ', counts);
+  });
+  const vocab = new Vocabulary(counts);
+  const splitCache = new Map<string, string[]>();
   for (let i = 0; i < set.corpus.length; i += batch) {
     const docs = set.corpus.slice(i, i + batch);
-    const passages: IndexedPassage[] = docs.map((d) => {
+    const passages: IndexedPassage[] = docs.map((d, j) => {
       const text = d.text || d.title || ' ';
       const hash = createHash('sha256').update(`${d.title}\n${text}`).digest('hex');
       return {
@@ -39,12 +49,13 @@ export async function buildBeirIndex(
         title: d.title,
         text,
         overlap: '',
-        lang: detectLanguage(`${d.title} ${text}`),
+        lang: langs[i + j],
         loc: {},
         indexText: d.title ? `${d.title}\n${text}` : text,
       };
     });
-    const vectors = await embedder.embed(passages.map((p) => p.indexText));
+    annotateCompounds(passages, vocab, splitCache);
+    const vectors = await embedder.embed(passages.map((p) => embeddingText(p, embedder.id)));
     const updates = passages.map((p, j) => {
       const record: FileRecord = {
         path: p.path,
@@ -62,6 +73,7 @@ export async function buildBeirIndex(
     await write(updates);
     o.onProgress?.(Math.min(i + batch, set.corpus.length), set.corpus.length);
   }
+  saveVocabulary(store.dir, vocab);
   await store.optimize();
   return { passages: set.corpus.length, ms: performance.now() - start };
 }

@@ -8,6 +8,8 @@ import type { FileRecord, FileStatus, FileUpdate } from '../store/types';
 import { LoadError, type IndexedPassage } from '../types';
 import { expectedKey, hashFile, pipelineFingerprint, planChanges, recordKey, type Candidate, type IndexPlan } from './plan';
 import { statPaths, walkFolder, type WalkEntry } from './walk';
+import { annotateCompounds, compoundParts, embeddingText } from '../chunk/compounds';
+import { Vocabulary, fileWordCounts, loadVocabulary, saveVocabulary } from '../store/vocabulary';
 
 export interface IndexProgress {
   phase: 'scan' | 'parse' | 'embed' | 'write' | 'optimize' | 'done';
@@ -172,8 +174,19 @@ async function runIndex(engine: Engine, o: IndexOptions): Promise<IndexRunResult
   lap('plan');
   let unchanged = plan.unchanged.length;
 
+  // The German vocabulary of the compound splitter (store/vocabulary.ts). A small run keeps it current by adding the
+  // written files' counts and subtracting the replaced and removed ones; a large, full, recovered or first run counts
+  // it again from the table at the end and re-splits the German passages it wrote with the complete counts.
+  const loaded = loadVocabulary(store.dir);
+  const work = plan.add.length + plan.update.length + plan.remove.length;
+  const known = plan.update.length + plan.remove.length + plan.unchanged.length;
+  let recount = recovered || reembedded || !!o.full || !loaded || work > Math.max(20, 0.2 * known);
+  const vocab = loaded ?? new Vocabulary();
+  const germanWritten: string[] = [];
+
   if (plan.remove.length > 0) {
     progress('write');
+    if (!recount) for (const p of plan.remove) vocab.add(fileWordCounts(await store.getFilePassages(p)), -1);
     await store.removeFiles(plan.remove);
   }
 
@@ -256,6 +269,8 @@ async function runIndex(engine: Engine, o: IndexOptions): Promise<IndexRunResult
       }
     } catch (err) {
       if (signal?.aborted) return;
+      // A file that had passages and now fails loses them: its words leave the vocabulary.
+      if (previous && !recount) vocab.add(fileWordCounts(await store.getFilePassages(entry.path)), -1);
       const { status, reason } = describeFailure(err);
       // Refused by a limit: the limit goes into the key, so raising it retries the file (see recordKey).
       const kind = err instanceof Error && 'kind' in err ? (err as LoadError).kind : undefined;
@@ -263,13 +278,18 @@ async function runIndex(engine: Engine, o: IndexOptions): Promise<IndexRunResult
       await enqueue('status', { ...base, embedder: recordKey(embedderKey, limit, limits), hash, status, reason, passages: 0 });
       return;
     }
+    // Compound parts from the vocabulary including this file (its own words count as parts too).
+    if (previous && !recount) vocab.add(fileWordCounts(await store.getFilePassages(entry.path)), -1);
+    vocab.add(fileWordCounts(passages));
+    annotateCompounds(passages, vocab);
+    if (passages.some((p) => p.lang === 'de')) germanWritten.push(entry.path);
     progress('embed', entry.path);
     const vectors: Float32Array[] = [];
     const t0 = Date.now();
     const size = Math.max(1, config.embed.batchSize);
     for (let i = 0; i < passages.length; i += size) {
       if (signal?.aborted) return;
-      vectors.push(...(await embedder.embed(passages.slice(i, i + size).map((p) => p.indexText), signal)));
+      vectors.push(...(await embedder.embed(passages.slice(i, i + size).map((p) => embeddingText(p, embedder.id)), signal)));
     }
     embedMs += Date.now() - t0;
     passagesEmbedded += passages.length;
@@ -310,6 +330,36 @@ async function runIndex(engine: Engine, o: IndexOptions): Promise<IndexRunResult
   await writing;
   if (failure) throw failure;
   lap('files');
+
+  if (cancelled) recount = true;
+  if (work > 0 || !loaded) {
+    const s3 = store as typeof store & {
+      germanPassages?: () => Promise<Pick<IndexedPassage, 'path' | 'level' | 'text' | 'lang'>[]>;
+      rewriteKeywordParts?: (paths: string[], parts: (t: string) => string, embed?: (t: string[]) => Promise<Float32Array[]>) => Promise<number>;
+    };
+    let final = vocab;
+    if (recount && s3.germanPassages) {
+      const byFile = new Map<string, Pick<IndexedPassage, 'path' | 'level' | 'text' | 'lang'>[]>();
+      for (const p of await s3.germanPassages()) {
+        const list = byFile.get(p.path) ?? [];
+        list.push(p);
+        byFile.set(p.path, list);
+      }
+      const counts = new Map<string, number>();
+      for (const list of byFile.values()) fileWordCounts(list, counts);
+      final = new Vocabulary(counts);
+      if (s3.rewriteKeywordParts && germanWritten.length > 0) {
+        const cache = new Map<string, string[]>();
+        await s3.rewriteKeywordParts(
+          germanWritten,
+          (t) => compoundParts(t, final, cache),
+          embedder.id === 'builtin' ? (texts) => embedder.embed(texts, signal) : undefined,
+        );
+      }
+    }
+    saveVocabulary(store.dir, final);
+  }
+  lap('vocabulary');
 
   const mode = o.optimize ?? (o.paths ? 'debounced' : 'now');
   const wrote = plan.remove.length + candidates.length > 0;

@@ -15,16 +15,15 @@ export interface AnalyzeOptions {
 const DE_WORDS = new Set(
   ('der die das den dem des ein eine einen einem einer und oder nicht ist sind wird werden wie was wann wer wo welche welcher welches ' +
     'muss müssen kann können darf dürfen ich mein meine mir mich bei beim nach vor für mit ohne über unter zwischen vom zum zur im ' +
-    'auch noch nur wenn ob dass sich gilt gelten hat haben habe frist urlaub arbeitgeber arbeitnehmer gesetz kündigung lohn stunden ' +
-    'tage wochen monate jahr jahre pausen pause bis seit laut gibt es mehr als weniger unterschied alle zwischen dauer ' +
-    'man mindestens stunde woche monat jahr darf dürfen soll sollen gesetzlich muß eines einer ' +
-    'welchem welchen wurde wurden war waren hatte hatten seine ihre ihren gegen zum jahrhundert heute immer')
+    'auch noch nur wenn ob dass sich gilt gelten hat haben habe bis seit laut gibt es mehr als weniger alle zwischen ' +
+    'man mindestens darf dürfen soll sollen muß eines einer ' +
+    'welchem welchen wurde wurden war waren hatte hatten seine ihre ihren gegen zum heute immer')
     .split(/\s+/),
 );
 const EN_WORDS = new Set(
   ('the a an and or not is are were be been how what when who where which why do does did can could should would must may ' +
     'i my me you your it its of to in on for with without by from into about between than then this that these those there ' +
-    'if all list difference default set use using get build package crate crates dependency dependencies version file files')
+    'if all')
     .split(/\s+/),
 );
 
@@ -96,8 +95,10 @@ export function extractExactTokens(query: string): string[] {
   for (const m of query.matchAll(/(?<![\w-])--?[a-z][\w-]+/g)) push(m[0]);
   for (const m of query.matchAll(/\b[a-z0-9]+(?:[-_][a-z0-9]+)+\b/g)) push(m[0]);
   for (const m of query.matchAll(/\b[A-Z][A-Z0-9]*_[A-Z0-9_]+\b/g)) push(m[0]);
-  for (const m of query.matchAll(/\b[a-z][\w-]*\.[a-z][\w.-]*\b/g)) if (!/\.(?:$)/.test(m[0])) push(m[0]);
-  for (const m of query.matchAll(/\b[A-Z][a-z]+\.toml\b|\bCargo\.lock\b/g)) push(m[0]);
+  // Dotted names (file names, hosts, keys): `Cargo.toml`, `crates.io`, `build.rs`, `profile.release.opt-level`.
+  for (const m of query.matchAll(/(?<![\p{L}\p{N}_.-])[\p{L}\p{N}_][\p{L}\p{N}_-]*(?:\.[\p{L}_][\p{L}\p{N}_-]*)+/gu)) {
+    if (m[0].length >= 4 && !/^(?:\p{L}\.)+\p{L}$/u.test(m[0])) push(m[0]); // not "z.B", "u.a"
+  }
   for (const m of query.matchAll(/\b\d+(?:[.,]\d+)*\b/g)) push(m[0]);
   return [...out];
 }

@@ -5,6 +5,7 @@ import { reciprocalRankFusion, weightedFusion } from './fusion';
 import { adaptiveVectorWeight } from './vectorWeight';
 import type { Tracer } from './trace';
 import { timed } from './trace';
+import { embeddingText } from '../chunk/compounds';
 
 export interface CandidateRequest {
   /** Query texts searched with both full-text and vector search (the query and its variants). */
@@ -26,6 +27,21 @@ export interface CandidateRequest {
   adaptiveVectorWeight?: [number, number];
   alpha: number;
   withVectors: boolean;
+  /** The query's German compound parts (chunk/compounds.ts), added to its German-column search; '' or undefined: none. */
+  keywordParts?: string;
+  /** The query's exact tokens (file names, flags, § references): also searched as phrases in the other language's column. */
+  exactTokens?: string[];
+  /** RRF weight of the keyword list of the column in the other language than the query's (the query's own: 1). */
+  otherLanguageWeight?: number;
+  /** False when the index has no German passages (its column is then not searched). Default true. */
+  germanColumn?: boolean;
+  /** RRF weight of the exact-token keyword list. */
+  exactTokenWeight?: number;
+}
+
+interface KeywordLists {
+  de: SearchHit[];
+  en: SearchHit[];
 }
 
 /** Runs the searches (keyword and vector in parallel), records spans, and returns the fused candidate list. */
@@ -33,15 +49,30 @@ export async function gatherCandidates(store: IndexStore, embedder: Embedder, r:
   const ftsLang = r.lang === 'other' ? undefined : r.lang;
   const filter = { levels: r.levels };
   const keywordTexts = r.keyword ? [...r.queries, ...r.keywordOnly] : [];
-  const vectorTexts = r.vector ? [...r.queries, ...r.vectorOnly] : [];
+  // The builtin (lexical) embedder sees the query's compound parts too, like the passages' (chunk/compounds.ts).
+  const vectorTexts = r.vector
+    ? [...r.queries, ...r.vectorOnly].map((t, i) => (i === 0 ? embeddingText({ indexText: t, keywordParts: r.keywordParts }, embedder.id) : t))
+    : [];
 
-  // A query in the wrong language column finds (almost) nothing: then both columns are searched.
-  const keywordSearch = async (q: string) => {
-    const hits = await store.fullTextSearch(q, { k: r.candidates, lang: ftsLang, ...filter });
-    if (ftsLang === undefined || hits.length >= Math.min(5, r.candidates)) return hits;
-    return store.fullTextSearch(q, { k: r.candidates, lang: undefined, ...filter });
+  // Every query searches both analyses concurrently: the German column (with the query's compound parts) and the
+  // English one. They hold disjoint passages, so their lists are fused by rank, the query's language weighted higher.
+  const parts = r.keywordParts?.trim();
+  const keywordSearch = async (q: string): Promise<KeywordLists> => {
+    const [de, en] = await Promise.all([
+      r.germanColumn === false
+        ? Promise.resolve([] as SearchHit[])
+        : store.fullTextSearch(parts ? `${q} ${parts}` : q, { k: r.candidates, lang: 'de', ...filter }),
+      store.fullTextSearch(q, { k: r.candidates, lang: 'en', ...filter }),
+    ]);
+    return { de, en };
   };
-  const keywordRun = timed(() => Promise.all(keywordTexts.map(keywordSearch)));
+  const exactText = r.keyword && (r.exactTokenWeight ?? 1) > 0 ? (r.exactTokens ?? []).filter((t) => !/^\d+(?:[.,]\d+)*$/.test(t)).join('\n') : '';
+  const keywordRun = timed(() =>
+    Promise.all([
+      Promise.all(keywordTexts.map(keywordSearch)),
+      exactText && ftsLang && !(ftsLang === 'en' && r.germanColumn === false) ? store.fullTextSearch(exactText, { k: r.candidates, lang: ftsLang === 'de' ? 'en' : 'de', phrases: true, ...filter }) : Promise.resolve([] as SearchHit[]),
+    ]),
+  );
   const vectorRun = (async () => {
     if (vectorTexts.length === 0) return { vectors: [] as Float32Array[], lists: [] as SearchHit[][], embedMs: 0, searchMs: 0 };
     const emb = await timed(() => embedder.embed(vectorTexts));
@@ -63,7 +94,25 @@ export async function gatherCandidates(store: IndexStore, embedder: Embedder, r:
   })();
   const [kw, vec] = await Promise.all([keywordRun, vectorRun]);
   if (vectorTexts.length) tracer.record('embedding', vec.embedMs, { texts: vectorTexts.length });
-  if (keywordTexts.length) tracer.record('full-text', kw.ms, { queries: keywordTexts.length, hits: sum(kw.value.map((l) => l.length)) });
+  const [kwLists, exactHits] = kw.value;
+  if (keywordTexts.length) {
+    tracer.record('full-text', kw.ms, {
+      queries: keywordTexts.length,
+      hits: sum(kwLists.map((l) => l.de.length + l.en.length)) + exactHits.length,
+      exact: exactHits.length,
+    });
+  }
+  const ownLang = ftsLang;
+  const other = r.otherLanguageWeight ?? 0.5;
+  // The column of the query's language has weight 1, the other one `other`; when the query's own column finds nothing
+  // (e.g. a single-language corpus in the other language), the other one is all there is and gets weight 1.
+  const keywordPair = (l: KeywordLists): { lists: SearchHit[][]; weights: number[] } => {
+    let wDe = ownLang === 'en' ? other : 1;
+    let wEn = ownLang === 'de' ? other : 1;
+    if (ownLang === 'de' && l.de.length === 0) wEn = 1;
+    if (ownLang === 'en' && l.en.length === 0) wDe = 1;
+    return { lists: [l.de, l.en], weights: [wDe, wEn] };
+  };
   if (vectorTexts.length) tracer.record('vector', vec.searchMs, { queries: vectorTexts.length, hits: sum(vec.lists.map((l) => l.length)) });
 
   const weightNotes: string[] = [];
@@ -72,7 +121,20 @@ export async function gatherCandidates(store: IndexStore, embedder: Embedder, r:
     () => {
       const perQuery: SearchHit[][] = [];
       r.queries.forEach((text, i) => {
-        const k = r.keyword ? kw.value[i] : undefined;
+        // The keyword lists of one query (both language columns, exact tokens) are fused first, so the vector list is
+        // weighed against one keyword ranking whatever the number of columns.
+        let k: SearchHit[] | undefined;
+        if (r.keyword) {
+          const pair = keywordPair(kwLists[i]);
+          const lists = [...pair.lists];
+          const weights = [...pair.weights];
+          if (i === 0 && exactHits.length) {
+            lists.push(exactHits);
+            weights.push(r.exactTokenWeight ?? 1);
+          }
+          const nonEmpty = lists.map((l, j) => [l, weights[j]] as const).filter(([l]) => l.length > 0);
+          k = nonEmpty.length === 1 ? nonEmpty[0][0].map((h) => ({ ...h })) : reciprocalRankFusion(nonEmpty.map(([l]) => l), r.rrfK, nonEmpty.map(([, w]) => w));
+        }
         const v = r.vector ? vec.lists[i] : undefined;
         let w = r.rrfVectorWeight ?? 1;
         if (k && v && r.adaptiveVectorWeight && r.fusion === 'rrf') {
@@ -83,7 +145,12 @@ export async function gatherCandidates(store: IndexStore, embedder: Embedder, r:
         if (k && v) perQuery.push(r.fusion === 'weighted' ? weightedFusion(k, v, r.alpha) : reciprocalRankFusion([k, v], r.rrfK, [1, w]));
         else perQuery.push((k ?? v ?? []).map((h) => ({ ...h })));
       });
-      if (r.keyword) for (let i = r.queries.length; i < keywordTexts.length; i++) perQuery.push(kw.value[i]);
+      if (r.keyword) {
+        for (let i = r.queries.length; i < keywordTexts.length; i++) {
+          const pair = keywordPair(kwLists[i]);
+          perQuery.push(reciprocalRankFusion(pair.lists, r.rrfK, pair.weights));
+        }
+      }
       if (r.vector) for (let i = r.queries.length; i < vectorTexts.length; i++) perQuery.push(vec.lists[i]);
       const fused = perQuery.length === 1 ? perQuery[0] : reciprocalRankFusion(perQuery, r.rrfK);
       return fused.slice(0, Math.max(r.candidates, 1));

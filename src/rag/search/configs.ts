@@ -30,6 +30,10 @@ export interface SearchSettings extends AugmentSettings {
   analysisAlphaExact: number;
   /** Fixed level filter; undefined: the query analysis picks it. */
   levels?: Level[];
+  /** RRF weight of the keyword list of the other language's column (the query's language: 1); both are always searched. */
+  otherLanguageWeight: number;
+  /** RRF weight of the keyword list of the query's exact tokens (file names, flags, § references), searched in both columns. */
+  exactTokenWeight: number;
   /** Model-free expansion of the query (German compound splitting + stems) as an extra keyword list. */
   lexicalExpansion: boolean;
   /** LLM expansion: multi-query variants, HyDE, both, or off. Skipped (noted in the trace) without a chat model. */
@@ -76,6 +80,8 @@ export const BASE_SETTINGS: SearchSettings = {
   analysisAlpha: 0.5,
   analysisAlphaExact: 0.3,
   levels: undefined,
+  otherLanguageWeight: 0.75,
+  exactTokenWeight: 1,
   lexicalExpansion: false,
   expansion: 'off',
   expansionVariants: 3,

@@ -10,6 +10,8 @@ import { gatherCandidates } from './candidates';
 import type { SearchSettings } from './configs';
 import { hypotheticalDocument, multiQuery } from './expand';
 import { lexicalVariant } from './lexical';
+import { compoundParts } from '../chunk/compounds';
+import { currentVocabulary } from '../store/vocabulary';
 import { capPerDocument, dropNearDuplicates } from './dedupe';
 import { describeFailure } from './llm';
 import { mmr } from './mmr';
@@ -126,8 +128,9 @@ class ChunkFlow implements Flow {
     const s = this.deps.settings;
     const { variants, hyde } = await expandQuery(this.deps, q);
     const keywordOnly: string[] = [];
+    const vocab = currentVocabulary(this.deps.engine.store.dir);
     if (s.lexicalExpansion && s.keyword) {
-      const v = lexicalVariant(q.query, q.analysis.lang);
+      const v = lexicalVariant(q.query, q.analysis.lang, vocab ?? new Map());
       if (v) keywordOnly.push(v);
     }
     let hits = await gatherCandidates(
@@ -148,6 +151,7 @@ class ChunkFlow implements Flow {
         adaptiveVectorWeight: s.adaptiveVectorWeight && this.deps.engine.embedder.id === 'builtin' ? s.vectorWeightRange : undefined,
         alpha: q.analysis.alpha,
         withVectors: s.mmr,
+        ...languageLists(q, vocab, s),
       },
       q.tracer,
     );
@@ -206,6 +210,7 @@ class SummaryFlow implements Flow {
         rrfK: s.rrfK,
         alpha: q.analysis.alpha,
         withVectors: false,
+        ...languageLists(q, currentVocabulary(store.dir), s),
       },
       q.tracer,
     );
@@ -310,6 +315,20 @@ async function mmrStage(deps: PipelineDeps, q: QueryRun, hits: SearchHit[]): Pro
     },
     (r) => ({ candidates: Math.min(r.length, Math.max(q.k * 3, 30)) }),
   );
+}
+
+/** What both flows give the candidate search: the query's compound parts, exact tokens and the language weights. */
+function languageLists(q: QueryRun, vocab: ReturnType<typeof currentVocabulary>, s: SearchSettings) {
+  const keywordParts = vocab ? compoundParts(q.query, vocab) : '';
+  if (keywordParts) q.tracer.note('analysis', `compound parts: ${keywordParts.split(' ').length}`);
+  return {
+    keywordParts,
+    // An empty vocabulary means the index has no German passage: its column is not searched.
+    germanColumn: vocab === null || vocab.size > 0,
+    exactTokens: q.analysis.exactTokens,
+    otherLanguageWeight: s.otherLanguageWeight,
+    exactTokenWeight: s.exactTokenWeight,
+  };
 }
 
 function fallback(q: QueryRun, span: string, stage: string, err: unknown): void {

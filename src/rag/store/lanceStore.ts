@@ -5,7 +5,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import * as lancedb from '@lancedb/lancedb';
 import type { Connection, Table } from '@lancedb/lancedb';
-import { Index, MatchQuery } from '@lancedb/lancedb';
+import { BooleanQuery, Index, MatchQuery, Occur, PhraseQuery, type FullTextQuery } from '@lancedb/lancedb';
 import type { EmbedderInfo, Lang, Level, Passage, SearchHit } from '../types';
 import type {
   FileRecord, FileUpdate, FullTextOptions, IndexMeta, IndexStore, SearchFilter, VectorOptions,
@@ -13,8 +13,9 @@ import type {
 import { readMeta, writeJsonAtomic, writeMeta } from './meta';
 import {
   FILES_TABLE, PASSAGE_COLUMNS, PASSAGES_TABLE, SCHEMA_VERSION, filesSchema, passageToRow, passagesSchema,
-  rowToFile, rowToPassage, sqlIn, sqlString,
+  rowToFile, rowToPassage, sqlIn, sqlString, type PassageRow,
 } from './schema';
+import { withParts, withoutParts } from '../chunk/compounds';
 import { withCommitRetry } from './retry';
 import { toArrowTable } from './arrowRows';
 
@@ -341,7 +342,11 @@ export class LanceStore implements IndexStore {
     const where = filterSql(options);
     const lists = await Promise.all(
       columns.map(async (column) => {
-        let q = this.passages!.query().fullTextSearch(new MatchQuery(query, column)).select([...PASSAGE_COLUMNS, '_score']);
+        const phrases = options.phrases ? query.split('\n').filter((x) => /[\p{L}\p{N}]/u.test(x)) : [];
+        const fts: FullTextQuery = options.phrases
+          ? new BooleanQuery(phrases.map((x): [Occur, FullTextQuery] => [Occur.Should, new PhraseQuery(x, column)]))
+          : new MatchQuery(query, column);
+        let q = this.passages!.query().fullTextSearch(fts).select([...PASSAGE_COLUMNS, '_score']);
         if (where) q = q.where(where);
         try {
           return await q.limit(options.k).toArray();
@@ -414,6 +419,59 @@ export class LanceStore implements IndexStore {
       for (const r of rows) out.set(r.id as string, toFloat32(r.vector));
     }
     return out;
+  }
+
+  /** Path, level and text of every German passage (the vocabulary recount; no vectors read). */
+  async germanPassages(): Promise<Pick<Passage, 'path' | 'level' | 'text' | 'lang'>[]> {
+    if (!this.passages) return [];
+    const rows = await this.passages.query().where(`lang = 'de'`).select(['path', 'level', 'text']).toArray();
+    return rows.map((r) => ({ path: r.path as string, level: Number(r.level) as Level, text: r.text as string, lang: 'de' as Lang }));
+  }
+
+  /**
+   * Recomputes the compound parts of the German passages of `paths` (after the vocabulary changed) and rewrites the rows
+   * whose parts differ, in one commit per chunk of files. `embed` re-embeds the changed rows' texts (builtin embedder).
+   * Returns the number of rows rewritten.
+   */
+  async rewriteKeywordParts(
+    paths: string[],
+    parts: (indexText: string) => string,
+    embed?: (texts: string[]) => Promise<Float32Array[]>,
+  ): Promise<number> {
+    const table = this.passages;
+    if (!table || paths.length === 0) return 0;
+    const dim = this.requireMeta().embedder.dimension;
+    let rewritten = 0;
+    for (const chunk of chunks(paths, IN_CHUNK)) {
+      const rows = await table.query().where(`lang = 'de' AND ${sqlIn('path', chunk)}`).toArray();
+      const changed: PassageRow[] = [];
+      const texts: string[] = [];
+      for (const r of rows) {
+        const stored = r.fts_de as string;
+        const indexText = withoutParts(stored);
+        const next = withParts(indexText, parts(indexText));
+        if (next === stored) continue;
+        const row: PassageRow = {};
+        for (const c of PASSAGE_COLUMNS) row[c] = r[c];
+        for (const c of ['level', 'order', 'startLine', 'endLine', 'page', 'pageEnd', 'startOffset', 'endOffset']) {
+          if (typeof row[c] === 'bigint') row[c] = Number(row[c]);
+        }
+        row.fts_en = r.fts_en;
+        row.fts_de = next;
+        row.vector = toFloat32(r.vector);
+        changed.push(row);
+        texts.push(next);
+      }
+      if (changed.length === 0) continue;
+      if (embed) {
+        const vectors = await embed(texts);
+        changed.forEach((row, i) => (row.vector = vectors[i]));
+      }
+      const data = arrowRows(passagesSchema(dim), changed);
+      await withCommitRetry(() => table.mergeInsert('id').whenMatchedUpdateAll().execute(data));
+      rewritten += changed.length;
+    }
+    return rewritten;
   }
 
   /** Every stored passage, unordered (tests, diagnostics; reads the whole table). */

@@ -2,6 +2,7 @@
 import { Field, FixedSizeList, Float32, Float64, Int32, Schema, Utf8 } from 'apache-arrow';
 import type { DocFormat, IndexedPassage, Lang, Level, Passage, SourceLocation } from '../types';
 import type { FileRecord, FileStatus } from './types';
+import { withParts } from '../chunk/compounds';
 
 /** Bump when the table layout changes; an index with another version is rebuilt. */
 export const SCHEMA_VERSION = 1;
@@ -37,7 +38,7 @@ export function passagesSchema(dimension: number): Schema {
     str('quote', true),
     /** indexText of English (and 'other') passages, '' otherwise: English analysis. */
     str('fts_en'),
-    /** indexText of German passages, '' otherwise: German analysis. */
+    /** indexText of German passages plus their compound parts (chunk/compounds.ts), '' otherwise: German analysis. */
     str('fts_de'),
     new Field('vector', new FixedSizeList(dimension, new Field('item', new Float32(), true)), false),
   ]);
@@ -91,7 +92,7 @@ export function passageToRow(p: IndexedPassage, vector: Float32Array): PassageRo
     endOffset: orNull(p.loc.endOffset),
     quote: orNull(p.loc.quote),
     fts_en: german ? '' : p.indexText,
-    fts_de: german ? p.indexText : '',
+    fts_de: german ? withParts(p.indexText, p.keywordParts) : '',
     vector,
   };
 }

@@ -33,6 +33,8 @@ export interface FullTextOptions extends SearchFilter {
   k: number;
   /** Language of the query; picks the analysis. Undefined: search both language columns. */
   lang?: Lang;
+  /** The query is one phrase per line (exact tokens such as `Cargo.toml`); a passage matches any of them as a phrase. */
+  phrases?: boolean;
 }
 
 export interface VectorOptions extends SearchFilter {
