@@ -23,6 +23,21 @@ export interface CandidateRequest {
   rrfVectorWeight?: number;
   alpha: number;
   withVectors: boolean;
+  /** Extra keyword lists with their own column and fusion weight (synonyms, translations: search/termLists.ts). */
+  weightedKeyword?: WeightedKeywordList[];
+}
+
+export interface WeightedKeywordList {
+  /** For the trace (e.g. 'synonyms', 'translation'). */
+  name?: string;
+  text: string;
+  /** Full-text column searched (the query's own language unless set). */
+  lang?: Lang;
+  weight: number;
+  /** Final weight from this list's hits and the question's first keyword list (e.g. by query-word coverage). */
+  adjust?: (own: SearchHit[], queryKeyword: SearchHit[]) => number;
+  /** Set by gatherCandidates: the weight used and the number of hits (for the trace). */
+  used?: { weight: number; hits: number };
 }
 
 /** Runs the searches (keyword and vector in parallel), records spans, and returns the fused candidate list. */
@@ -38,7 +53,13 @@ export async function gatherCandidates(store: IndexStore, embedder: Embedder, r:
     if (ftsLang === undefined || hits.length >= Math.min(5, r.candidates)) return hits;
     return store.fullTextSearch(q, { k: r.candidates, lang: undefined, ...filter });
   };
-  const keywordRun = timed(() => Promise.all(keywordTexts.map(keywordSearch)));
+  const weighted = r.keyword ? (r.weightedKeyword ?? []) : [];
+  const keywordRun = timed(() =>
+    Promise.all([
+      ...keywordTexts.map(keywordSearch),
+      ...weighted.map((w) => store.fullTextSearch(w.text, { k: r.candidates, lang: w.lang === 'other' ? undefined : (w.lang ?? ftsLang), ...filter })),
+    ]),
+  );
   const vectorRun = (async () => {
     if (vectorTexts.length === 0) return { vectors: [] as Float32Array[], lists: [] as SearchHit[][], embedMs: 0, searchMs: 0 };
     const emb = await timed(() => embedder.embed(vectorTexts));
@@ -60,7 +81,7 @@ export async function gatherCandidates(store: IndexStore, embedder: Embedder, r:
   })();
   const [kw, vec] = await Promise.all([keywordRun, vectorRun]);
   if (vectorTexts.length) tracer.record('embedding', vec.embedMs, { texts: vectorTexts.length });
-  if (keywordTexts.length) tracer.record('full-text', kw.ms, { queries: keywordTexts.length, hits: sum(kw.value.map((l) => l.length)) });
+  if (keywordTexts.length) tracer.record('full-text', kw.ms, { queries: keywordTexts.length + weighted.length, hits: sum(kw.value.map((l) => l.length)) });
   if (vectorTexts.length) tracer.record('vector', vec.searchMs, { queries: vectorTexts.length, hits: sum(vec.lists.map((l) => l.length)) });
 
   return tracer.span(
@@ -75,10 +96,20 @@ export async function gatherCandidates(store: IndexStore, embedder: Embedder, r:
       });
       if (r.keyword) for (let i = r.queries.length; i < keywordTexts.length; i++) perQuery.push(kw.value[i]);
       if (r.vector) for (let i = r.queries.length; i < vectorTexts.length; i++) perQuery.push(vec.lists[i]);
-      const fused = perQuery.length === 1 ? perQuery[0] : reciprocalRankFusion(perQuery, r.rrfK);
+      const weights = perQuery.map(() => 1);
+      weighted.forEach((w, i) => {
+        const own = kw.value[keywordTexts.length + i];
+        const weight = w.adjust ? w.adjust(own, kw.value[0] ?? []) : w.weight;
+        w.used = { weight, hits: own.length };
+        if (weight > 0 && own.length) {
+          perQuery.push(own);
+          weights.push(weight);
+        }
+      });
+      const fused = perQuery.length === 1 ? perQuery[0] : reciprocalRankFusion(perQuery, r.rrfK, weights);
       return fused.slice(0, Math.max(r.candidates, 1));
     },
-    (hits) => ({ lists: r.queries.length + r.keywordOnly.length + r.vectorOnly.length, candidates: hits.length }),
+    (hits) => ({ lists: r.queries.length + r.keywordOnly.length + r.vectorOnly.length + weighted.length, candidates: hits.length }),
   );
 }
 

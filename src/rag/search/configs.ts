@@ -25,6 +25,23 @@ export interface SearchSettings extends AugmentSettings {
   levels?: Level[];
   /** Model-free expansion of the query (German compound splitting + stems) as an extra keyword list. */
   lexicalExpansion: boolean;
+  /** Thesaurus expansion (OpenThesaurus / WordNet): the question's words plus synonyms as a separately weighted keyword list. */
+  synonyms: boolean;
+  synonymWeight: number;
+  synonymsPerWord: number;
+  /** German↔English dictionary bridge: translated content words as a keyword list searched in the other language's column. */
+  bridge: boolean;
+  /** Weight of the translated list, and its weight when its passages cover the question better than the question's own list. */
+  bridgeWeight: number;
+  bridgeBoostWeight: number;
+  /** Coverage lead (share of content words) the translated list needs for the higher weight. */
+  bridgeMargin: number;
+  bridgePerWord: number;
+  /** Pseudo-relevance feedback (RM3-style): terms of the top passages searched again as a weighted keyword list. */
+  prf: boolean;
+  prfDocs: number;
+  prfTerms: number;
+  prfWeight: number;
   /** LLM expansion: multi-query variants, HyDE, both, or off. Skipped (noted in the trace) without a chat model. */
   expansion: 'off' | 'multi-query' | 'hyde' | 'both';
   expansionVariants: number;
@@ -63,6 +80,18 @@ export const BASE_SETTINGS: SearchSettings = {
   analysisAlphaExact: 0.3,
   levels: undefined,
   lexicalExpansion: false,
+  synonyms: false,
+  synonymWeight: 0.3,
+  synonymsPerWord: 2,
+  bridge: false,
+  bridgeWeight: 0.3,
+  bridgeBoostWeight: 1.5,
+  bridgeMargin: 0,
+  bridgePerWord: 2,
+  prf: false,
+  prfDocs: 5,
+  prfTerms: 10,
+  prfWeight: 0.5,
   expansion: 'off',
   expansionVariants: 3,
   rerank: false,
@@ -100,6 +129,9 @@ export const NAMED_CONFIGS: Record<string, { description: string; settings: Part
   },
   'hybrid-weighted': { description: 'hybrid with weighted fusion, alpha from query analysis', settings: { fusion: 'weighted' } },
   'default+lexical': { description: 'default + model-free expansion (compound splitting, stems)', settings: { lexicalExpansion: true } },
+  'default+synonyms': { description: 'default + thesaurus synonyms (OpenThesaurus / WordNet) as a weighted keyword list', settings: { synonyms: true } },
+  'default+bridge': { description: 'default + German-English dictionary bridge (translated terms in the other column)', settings: { bridge: true } },
+  'default+prf': { description: 'default + pseudo-relevance feedback (RM3-style terms from the top passages)', settings: { prf: true } },
   'default+dedupe': { description: 'default + near-duplicate removal', settings: { dedupe: true } },
   'default+mmr': { description: 'default + MMR diversity', settings: { mmr: true } },
   'default-levels-all': { description: 'default, searching L0-L2 for every query', settings: { levels: [0, 1, 2] } },
