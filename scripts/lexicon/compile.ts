@@ -13,11 +13,15 @@ export const MAX_TARGETS = 4;
 class Collector {
   private readonly scores = new Map<string, Map<string, number>>();
 
+  /** 'sum': evidence adds up (shared synsets); 'max': the best single entry counts (dictionary lines). */
+  constructor(private readonly mode: 'sum' | 'max' = 'sum') {}
+
   add(key: string, target: string, score: number): void {
     if (!key || !target) return;
     let m = this.scores.get(key);
     if (!m) this.scores.set(key, (m = new Map()));
-    m.set(target, (m.get(target) ?? 0) + score);
+    const prev = m.get(target) ?? 0;
+    m.set(target, this.mode === 'sum' ? prev + score : Math.max(prev, score));
   }
 
   /** Drops targets whose key equals the source key (same stem: nothing new for the full-text search). */
@@ -193,37 +197,66 @@ export const DING_MAX_TARGETS = 3;
  * term's earlier position in its group more than a later one. German keys are single words, English keys up to 2 content words (so "minimum wage" → Mindestlohn).
  */
 export function compileDing(text: string, max = DING_MAX_TARGETS): { 'de-en': Section; 'en-de': Section } {
-  const deEn = new Collector();
-  const enDe = new Collector();
+  // The best line counts, not the number of lines: common words ("Zeit") occur in many idioms and would outrank the
+  // headword translation ("hour" → Stunde) if evidence were summed.
+  const deEn = new Collector('max');
+  const enDe = new Collector('max');
+  // The same by exact (lower-cased) form: several words share a stem ("employer", "employ"; "shifts", "shift").
+  const deEnExact = new Collector('max');
+  const enDeExact = new Collector('max');
   for (const line of text.split('\n')) {
     if (!line || line.startsWith('#')) continue;
     const sep = line.indexOf(' :: ');
     if (sep < 0) continue;
     const deParts = line.slice(0, sep).split(' | ');
     const enParts = line.slice(sep + 4).split(' | ');
-    // Sub-entries after the second (the plural or inflected forms) are example phrases: not used.
-    const n = Math.min(deParts.length, enParts.length, 2);
+    // Sub-entries: the headword, its plural or inflected forms, then example phrases and related compounds; of those
+    // later ones only single German words are used ("Lohn … | Mindestlohn {m} :: wage … | minimum wage").
+    const n = Math.min(deParts.length, enParts.length);
     for (let s = 0; s < n; s++) {
       const de = deParts[s].split(';').map((t) => dingTerm(t, 'de'));
       const en = enParts[s].split(';').map((t) => dingTerm(t, 'en'));
-      const subWeight = s === 0 ? 1 : 0.5;
+      const subWeight = s === 0 ? 1 : s === 1 ? 0.5 : 0.25;
       de.forEach((d, i) => {
-        if (!d) return;
+        if (!d || (s >= 2 && d.includes(' '))) return;
         const dw = allContent(d, 'de');
         if (dw === 0 || dw > DING_MAX_WORDS.de) return;
         en.forEach((e, j) => {
           if (!e) return;
           const ew = allContent(e, 'en');
           if (ew === 0 || ew > DING_MAX_WORDS.en) return;
-          const w = subWeight * (1 / (1 + i) + 1 / (1 + j));
+          const w = subWeight * (1 / (1 + i) + 1 / (1 + j)) * lengthPrior(d) * lengthPrior(e);
           // German keys are single words; a phrase such as "zu Tage" would otherwise be keyed as "Tag".
-          if (dw === 1) deEn.add(termKey(d, 'de'), e, (w / ew) * baseForm(d, 'de'));
+          if (dw === 1) {
+            deEn.add(termKey(d, 'de'), e, (w / ew) * baseForm(d, 'de'));
+            deEnExact.add(exactKey(d), e, w / ew);
+          }
           enDe.add(termKey(e, 'en'), d, (w / dw) * baseForm(e, 'en'));
+          enDeExact.add(exactKey(e), d, w / dw);
         });
       });
     }
   }
-  return { 'de-en': deEn.finish((t) => 'x' + termKey(t, 'en'), max), 'en-de': enDe.finish((t) => 'x' + termKey(t, 'de'), max) };
+  const finish = (stemmed: Collector, exact: Collector, to: LexLang): Section => {
+    const out = stemmed.finish((t) => 'x' + termKey(t, to), max);
+    // An exact form is stored only where its best translation is not among its stem's (keeps the file small).
+    for (const [k, targets] of exact.finish((t) => 'x' + termKey(t, to), max)) {
+      const viaStem = out.get(termKey(k, to === 'en' ? 'de' : 'en'));
+      if (!viaStem || !viaStem.includes(targets[0])) out.set(`=${k}`, targets);
+    }
+    return out;
+  };
+  return { 'de-en': finish(deEn, deEnExact, 'en'), 'en-de': finish(enDe, enDeExact, 'de') };
+}
+
+/** Long terms (compounds, rare words) are the more specific translations: "Urlaub" before "Universitätsferien". */
+function lengthPrior(term: string): number {
+  return 1 / (1 + Math.max(0, term.length - 8) / 8);
+}
+
+/** The exact-form key: lower-cased words joined by a space, prefixed with "=" when stored. */
+export function exactKey(term: string): string {
+  return words(term).join(' ');
 }
 
 // ---- Output ---------------------------------------------------------------------------------------------------------

@@ -29,12 +29,14 @@ export interface SearchSettings extends AugmentSettings {
   synonyms: boolean;
   synonymWeight: number;
   synonymsPerWord: number;
+  /** The synonym list holds the question's words as well (true) or the synonyms only (false). */
+  synonymsWithQuery: boolean;
   /** German↔English dictionary bridge: translated content words as a keyword list searched in the other language's column. */
   bridge: boolean;
   /** Weight of the translated list, and its weight when its passages cover the question better than the question's own list. */
   bridgeWeight: number;
   bridgeBoostWeight: number;
-  /** Coverage lead (share of content words) the translated list needs for the higher weight. */
+  /** The translated list gets the higher weight when its coverage exceeds the own list's by more than this share. */
   bridgeMargin: number;
   bridgePerWord: number;
   /** Pseudo-relevance feedback (RM3-style): terms of the top passages searched again as a weighted keyword list. */
@@ -83,11 +85,12 @@ export const BASE_SETTINGS: SearchSettings = {
   synonyms: false,
   synonymWeight: 0.3,
   synonymsPerWord: 2,
+  synonymsWithQuery: true,
   bridge: false,
   bridgeWeight: 0.3,
   bridgeBoostWeight: 1.5,
   bridgeMargin: 0,
-  bridgePerWord: 2,
+  bridgePerWord: 3,
   prf: false,
   prfDocs: 5,
   prfTerms: 10,

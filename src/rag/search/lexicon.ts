@@ -42,7 +42,8 @@ const STOP: Record<LexLang, Set<string>> = {
       'manche mein meine mich mir mit muss musste müssen nach nicht nichts noch nun nur ob oder ohne sehr sein seine selbst sich sie sind so ' +
       'solche soll sollen sollte sondern sonst über um und uns unser unter viel vom von vor während war waren warum was weil welche welchem ' +
       'welchen welcher welches wenn wer werde werden wie wieder will wir wird wo wollen wurde wurden zu zum zur zwar zwischen wann wieviel ' +
-      'viele darf dürfen kann gibt geben gilt etw jdn jdm jds sich ab')
+      'viele darf dürfen kann gibt geben gilt etw jdn jdm jds sich ab meinen meinem meiner meines deinen deinem deiner seinen seinem seiner ' +
+      'ihrem ihren ihrer unsere unseren euren dann denn wem wen wessen mal schon sowie bzw usw')
       .split(/\s+/),
   ),
   en: new Set(

@@ -13,7 +13,7 @@ export function expansionLists(query: string, lang: Lang, s: SearchSettings, tra
   const lists: WeightedKeywordList[] = [];
   const built: TermList[] = [];
   if (s.synonyms) {
-    const syn = synonymList(query, lang, { perWord: s.synonymsPerWord, withQuery: true });
+    const syn = synonymList(query, lang, { perWord: s.synonymsPerWord, withQuery: s.synonymsWithQuery });
     if (syn) {
       built.push(syn);
       lists.push({ name: 'synonyms', text: syn.text, lang: syn.lang, weight: s.synonymWeight });
@@ -31,8 +31,7 @@ export function expansionLists(query: string, lang: Lang, s: SearchSettings, tra
         weight: s.bridgeWeight,
         // The translated list counts more when its passages hold more of the question's words (translated) than the
         // passages of the question's own keyword list do: the question is then about documents in the other language.
-        adjust: (hits: SearchHit[], main: SearchHit[]) =>
-          coverage(hits, tr.groups) > coverage(main, own) + s.bridgeMargin ? s.bridgeBoostWeight : s.bridgeWeight,
+        adjust: (hits: SearchHit[], main: SearchHit[]) => bridgeWeight(coverage(hits, tr.groups), coverage(main, own), s),
       });
     }
   }
@@ -42,6 +41,14 @@ export function expansionLists(query: string, lang: Lang, s: SearchSettings, tra
   });
   for (const b of built) (span.notes ??= []).push(`${b.kind} (${b.lang}): ${b.added.join(', ')}`);
   return lists;
+}
+
+/**
+ * The translated list's weight: `bridgeBoostWeight` when its best passages hold more of the question's words than the
+ * question's own list's (coverage ratio above 1 + `bridgeMargin`), else `bridgeWeight`.
+ */
+export function bridgeWeight(translated: number, own: number, s: Pick<SearchSettings, 'bridgeWeight' | 'bridgeBoostWeight' | 'bridgeMargin'>): number {
+  return translated > 0 && translated > own * (1 + s.bridgeMargin) ? s.bridgeBoostWeight : s.bridgeWeight;
 }
 
 /** After the search: the weight each list got (the bridge's depends on the hits). */

@@ -29,6 +29,9 @@ export interface TranslationOptions {
   perWord: number;
 }
 
+/** Tokens with inner dots or underscores, or inner capitals: names of files, settings, products. */
+const IDENTIFIER = /[\p{L}\p{N}]+(?:[._][\p{L}\p{N}]+)+|\p{Ll}+\p{Lu}[\p{L}\p{N}]*|\p{Lu}+\p{Ll}+\p{Lu}[\p{L}\p{N}]*/gu;
+
 /** The content words of a question, in order (stop words, short words and numbers left out). */
 export function contentWords(query: string, lang: LexLang): string[] {
   return words(query).filter((w) => isContentWord(w, lang));
@@ -76,7 +79,9 @@ export function translationList(query: string, queryLang: Lang, o: TranslationOp
   const lex = loadLexicon('bridge-de-en');
   if (!lex) return undefined;
   const section = `${from}-${to}`;
-  const content = contentWords(query, from);
+  // Identifiers (`Cargo.toml`, `crates.io`, `ElterngeldPlus`, `CARGO_HOME`) are carried over whole, never translated.
+  const idents = query.match(IDENTIFIER) ?? [];
+  const content = contentWords(query.replace(IDENTIFIER, ' '), from);
   const added: string[] = [];
   const carried: string[] = [];
   const groups: Set<string>[] = [];
@@ -85,11 +90,9 @@ export function translationList(query: string, queryLang: Lang, o: TranslationOp
     let found: string[] | undefined;
     let span = 1;
     for (let n = Math.min(2, content.length - i); n >= 1 && !found; n--) {
-      const key = content
-        .slice(i, i + n)
-        .map((w) => stem(w, from))
-        .join(' ');
-      const t = lex.get(section, key);
+      const part = content.slice(i, i + n);
+      // The exact form first ("employer"), then the stems ("employ"): the file keeps exact forms only where they differ.
+      const t = lex.get(section, `=${part.join(' ')}`) ?? lex.get(section, part.map((w) => stem(w, from)).join(' '));
       if (t) {
         found = t;
         span = n;
@@ -115,6 +118,10 @@ export function translationList(query: string, queryLang: Lang, o: TranslationOp
     }
     for (let s = 0; s < span; s++) groups.push(g);
     i += span;
+  }
+  for (const id of idents) {
+    groups.push(new Set(words(id).map((w) => stem(w, to))));
+    carried.push(id);
   }
   if (added.length === 0) return undefined;
   return { kind: 'translation', lang: to, text: [...added, ...carried].join(' '), added, groups };
