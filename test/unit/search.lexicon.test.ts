@@ -13,7 +13,8 @@ import { indexFolder } from '../../src/rag/index/indexer';
 import { createRetriever } from '../../src/rag/search';
 import { Lexicon, LEXICON_FILES, lexiconDir, loadLexicon, setLexiconDir, termKey } from '../../src/rag/search/lexicon';
 import { feedbackTerms } from '../../src/rag/search/prf';
-import { synonymList, translationList } from '../../src/rag/search/termLists';
+import { bridgeWeight } from '../../src/rag/search/termExpansion';
+import { coverage, synonymList, translationList } from '../../src/rag/search/termLists';
 import type { SearchHit } from '../../src/rag/types';
 
 const FIX = path.join(__dirname, '../fixtures/lexicon/usr/share');
@@ -130,6 +131,20 @@ describe('lexicon: the shipped data', () => {
   });
 });
 
+describe('bridge weight', () => {
+  it('the higher weight only when the translated passages cover more of the question', () => {
+    const s = { bridgeWeight: 0, bridgeBoostWeight: 1, bridgeMargin: 0 };
+    assert.equal(bridgeWeight(0.8, 0.4, s), 1);
+    assert.equal(bridgeWeight(0.4, 0.4, s), 0);
+    assert.equal(bridgeWeight(0, 0, s), 0);
+    assert.equal(bridgeWeight(0.45, 0.4, { ...s, bridgeMargin: 0.25 }), 0);
+  });
+  it('coverage: stems found in the folded passage text, also inside compounds', () => {
+    const h = { passage: { text: 'Der gesetzliche Mindestlohn je Zeitstunde.', headingPath: ['Vergütung'] }, score: 1 } as unknown as SearchHit;
+    assert.equal(coverage([h], [new Set(['mindestlohn']), new Set(['stund']), new Set(['vergut']), new Set(['urlaub'])]), 0.75);
+  });
+});
+
 describe('PRF: feedback terms', () => {
   const hit = (id: string, text: string, score: number, lang: 'de' | 'en' = 'en'): SearchHit =>
     ({ passage: { id, text, lang, headingPath: [] } as unknown as SearchHit['passage'], score });
@@ -198,7 +213,7 @@ describe('retrieval with synonyms and translations (generated corpus)', function
     assert.equal(paths(br)[0], 'lohn.md', paths(br).join());
     const span = br.trace.find((s) => s.name === 'term-lists')!;
     assert.ok(span.notes?.some((n) => /^translation \(de\): mindestlohn/.test(n)), JSON.stringify(span));
-    assert.ok(span.notes?.some((n) => /translation=1\.5/.test(n)), 'boosted: its passages hold the question words');
+    assert.ok(span.notes?.some((n) => /translation=1 \(/.test(n)), 'boosted: its passages hold the question words');
   });
 
   it('default+prf runs the feedback list and notes it without document words', async () => {

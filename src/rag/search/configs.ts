@@ -33,7 +33,7 @@ export interface SearchSettings extends AugmentSettings {
   synonymsWithQuery: boolean;
   /** German↔English dictionary bridge: translated content words as a keyword list searched in the other language's column. */
   bridge: boolean;
-  /** Weight of the translated list, and its weight when its passages cover the question better than the question's own list. */
+  /** Weight of the translated list (0: left out), and its weight when its passages cover the question better than the question's own list. */
   bridgeWeight: number;
   bridgeBoostWeight: number;
   /** The translated list gets the higher weight when its coverage exceeds the own list's by more than this share. */
@@ -83,12 +83,12 @@ export const BASE_SETTINGS: SearchSettings = {
   levels: undefined,
   lexicalExpansion: false,
   synonyms: false,
-  synonymWeight: 0.3,
+  synonymWeight: 0.15,
   synonymsPerWord: 2,
   synonymsWithQuery: true,
   bridge: false,
-  bridgeWeight: 0.3,
-  bridgeBoostWeight: 1.5,
+  bridgeWeight: 0,
+  bridgeBoostWeight: 1,
   bridgeMargin: 0,
   bridgePerWord: 3,
   prf: false,
