@@ -209,7 +209,7 @@ describe('retrieval with synonyms and translations (generated corpus)', function
     const q = 'What is the minimum wage?';
     const plain = await createRetriever(engine, { config: 'bm25', detect: detectLanguage }).retrieve(q, { k: 5, context: false });
     assert.ok(!paths(plain).includes('lohn.md'), `plain: ${paths(plain).join()}`);
-    const br = await createRetriever(engine, { config: 'default+bridge', detect: detectLanguage }).retrieve(q, { k: 5, context: false });
+    const br = await createRetriever(engine, { config: 'default', detect: detectLanguage }).retrieve(q, { k: 5, context: false });
     assert.equal(paths(br)[0], 'lohn.md', paths(br).join());
     const span = br.trace.find((s) => s.name === 'term-lists')!;
     assert.ok(span.notes?.some((n) => /^translation \(de\): mindestlohn/.test(n)), JSON.stringify(span));
