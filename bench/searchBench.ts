@@ -3,7 +3,7 @@
 // embedded with the builtin embedder and written through the real store. Also measures the cost of context
 // augmentation + document expansion (the same queries with the answer context built).
 //
-//   npm run bench -- search [--sizes 10000,100000] [--queries 200] [--warmup 20] [--rebuild]
+//   npm run bench -- search [--sizes 10000,100000] [--queries 200] [--warmup 20] [--rebuild] [--configs a,b]
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
@@ -86,6 +86,8 @@ export async function run(argv: string[]): Promise<void> {
       warmup: { type: 'string', default: '20' },
       rebuild: { type: 'boolean', default: false },
       dir: { type: 'string' },
+      /** Extra configurations measured without context (e.g. default+synonyms,default+bridge,default+prf). */
+      configs: { type: 'string', default: '' },
     },
     allowPositionals: true,
   });
@@ -134,7 +136,8 @@ export async function run(argv: string[]): Promise<void> {
       const cpuMs = (cpu.user + cpu.system) / 1000 / nq;
       return { total: stat(total), cpuMs, stages: new Map([...stages].map(([k, v]) => [k, stat(v)])) };
     };
-    const runs = [['bm25', false, true], ['vector', false, true], ['default', false, true], ['default', true, false], ['default', true, true]] as const;
+    const extra = values.configs!.split(',').filter(Boolean).map((c) => [c, false, true] as const);
+    const runs = [['bm25', false, true], ['vector', false, true], ['default', false, true], ...extra, ['default', true, false], ['default', true, true]] as const;
     for (const [config, context, expansion] of runs) {
       const r = await measure(config, context, expansion);
       const st = (name: string) => (r.stages.get(name) ? fmt(r.stages.get(name)!) : '-');

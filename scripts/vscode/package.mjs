@@ -3,7 +3,7 @@
 // Checks the result: every runtime file of the external modules (traced through require.cache) is inside the VSIX,
 // the bundles require nothing else, and no sources/tests leaked in. See test/vscode/README.md (Packaging).
 import { spawnSync } from 'node:child_process';
-import { existsSync, readFileSync, writeFileSync, mkdirSync, statSync } from 'node:fs';
+import { existsSync, readFileSync, readdirSync, writeFileSync, mkdirSync, statSync } from 'node:fs';
 import { builtinModules } from 'node:module';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -140,7 +140,12 @@ for (const bundle of packedBundles) {
   }
 }
 
-// 3. Nothing that should stay out.
+// 3. The compiled word lists read at run time (src/rag/search/lexicon.ts looks for data/lexicon beside dist/), with their licences.
+for (const f of readdirSync(path.join(root, 'data/lexicon')).filter((f) => /\.tsv\.gz$|\.COPYRIGHT\.txt$/.test(f))) {
+  if (!inVsix.has(`extension/data/lexicon/${f}`)) problems.push(`word list missing from the VSIX: data/lexicon/${f}`);
+}
+
+// 4. Nothing that should stay out.
 for (const n of names) {
   if (/^extension\/(src|test|bench|scripts|out|test-results|\.ci)\//.test(n) || /\.(map|ts)$/.test(n) || /\.vsix$/.test(n)) {
     problems.push(`should not be packed: ${n}`);

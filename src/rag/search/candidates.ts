@@ -37,6 +37,21 @@ export interface CandidateRequest {
   germanColumn?: boolean;
   /** RRF weight of the exact-token keyword list. */
   exactTokenWeight?: number;
+  /** Extra keyword lists with their own column and fusion weight (synonyms, translations: search/termLists.ts). */
+  weightedKeyword?: WeightedKeywordList[];
+}
+
+export interface WeightedKeywordList {
+  /** For the trace (e.g. 'synonyms', 'translation'). */
+  name?: string;
+  text: string;
+  /** Full-text column searched (the query's own language unless set). */
+  lang?: Lang;
+  weight: number;
+  /** Final weight from this list's hits and the question's first keyword list (e.g. by query-word coverage). */
+  adjust?: (own: SearchHit[], queryKeyword: SearchHit[]) => number;
+  /** Set by gatherCandidates: the weight used and the number of hits (for the trace). */
+  used?: { weight: number; hits: number };
 }
 
 interface KeywordLists {
@@ -67,10 +82,12 @@ export async function gatherCandidates(store: IndexStore, embedder: Embedder, r:
     return { de, en };
   };
   const exactText = r.keyword && (r.exactTokenWeight ?? 1) > 0 ? (r.exactTokens ?? []).filter((t) => !/^\d+(?:[.,]\d+)*$/.test(t)).join('\n') : '';
+  const weighted = r.keyword ? (r.weightedKeyword ?? []) : [];
   const keywordRun = timed(() =>
     Promise.all([
       Promise.all(keywordTexts.map(keywordSearch)),
       exactText && ftsLang && !(ftsLang === 'en' && r.germanColumn === false) ? store.fullTextSearch(exactText, { k: r.candidates, lang: ftsLang === 'de' ? 'en' : 'de', phrases: true, ...filter }) : Promise.resolve([] as SearchHit[]),
+      Promise.all(weighted.map((w) => store.fullTextSearch(w.text, { k: r.candidates, lang: w.lang === 'other' ? undefined : (w.lang ?? ftsLang), ...filter }))),
     ]),
   );
   const vectorRun = (async () => {
@@ -94,11 +111,11 @@ export async function gatherCandidates(store: IndexStore, embedder: Embedder, r:
   })();
   const [kw, vec] = await Promise.all([keywordRun, vectorRun]);
   if (vectorTexts.length) tracer.record('embedding', vec.embedMs, { texts: vectorTexts.length });
-  const [kwLists, exactHits] = kw.value;
+  const [kwLists, exactHits, weightedHits] = kw.value;
   if (keywordTexts.length) {
     tracer.record('full-text', kw.ms, {
-      queries: keywordTexts.length,
-      hits: sum(kwLists.map((l) => l.de.length + l.en.length)) + exactHits.length,
+      queries: keywordTexts.length + weighted.length,
+      hits: sum(kwLists.map((l) => l.de.length + l.en.length)) + exactHits.length + sum(weightedHits.map((l) => l.length)),
       exact: exactHits.length,
     });
   }
@@ -120,6 +137,8 @@ export async function gatherCandidates(store: IndexStore, embedder: Embedder, r:
     'fusion',
     () => {
       const perQuery: SearchHit[][] = [];
+      // The question's own keyword ranking (both columns fused), against which an extra list's weight is adjusted.
+      let firstKeyword: SearchHit[] = [];
       r.queries.forEach((text, i) => {
         // The keyword lists of one query (both language columns, exact tokens) are fused first, so the vector list is
         // weighed against one keyword ranking whatever the number of columns.
@@ -134,6 +153,7 @@ export async function gatherCandidates(store: IndexStore, embedder: Embedder, r:
           }
           const nonEmpty = lists.map((l, j) => [l, weights[j]] as const).filter(([l]) => l.length > 0);
           k = nonEmpty.length === 1 ? nonEmpty[0][0].map((h) => ({ ...h })) : reciprocalRankFusion(nonEmpty.map(([l]) => l), r.rrfK, nonEmpty.map(([, w]) => w));
+          if (i === 0) firstKeyword = k;
         }
         const v = r.vector ? vec.lists[i] : undefined;
         let w = r.rrfVectorWeight ?? 1;
@@ -152,10 +172,20 @@ export async function gatherCandidates(store: IndexStore, embedder: Embedder, r:
         }
       }
       if (r.vector) for (let i = r.queries.length; i < vectorTexts.length; i++) perQuery.push(vec.lists[i]);
-      const fused = perQuery.length === 1 ? perQuery[0] : reciprocalRankFusion(perQuery, r.rrfK);
+      const weights = perQuery.map(() => 1);
+      weighted.forEach((w, i) => {
+        const own = weightedHits[i];
+        const weight = w.adjust ? w.adjust(own, firstKeyword) : w.weight;
+        w.used = { weight, hits: own.length };
+        if (weight > 0 && own.length) {
+          perQuery.push(own);
+          weights.push(weight);
+        }
+      });
+      const fused = perQuery.length === 1 ? perQuery[0] : reciprocalRankFusion(perQuery, r.rrfK, weights);
       return fused.slice(0, Math.max(r.candidates, 1));
     },
-    (hits) => ({ lists: r.queries.length + r.keywordOnly.length + r.vectorOnly.length, candidates: hits.length }),
+    (hits) => ({ lists: r.queries.length + r.keywordOnly.length + r.vectorOnly.length + weighted.length, candidates: hits.length }),
   );
   for (const n of weightNotes) tracer.note('fusion', n);
   return fusedHits;

@@ -36,6 +36,25 @@ export interface SearchSettings extends AugmentSettings {
   exactTokenWeight: number;
   /** Model-free expansion of the query (German compound splitting + stems) as an extra keyword list. */
   lexicalExpansion: boolean;
+  /** Thesaurus expansion (OpenThesaurus / WordNet): the question's words plus synonyms as a separately weighted keyword list. */
+  synonyms: boolean;
+  synonymWeight: number;
+  synonymsPerWord: number;
+  /** The synonym list holds the question's words as well (true) or the synonyms only (false). */
+  synonymsWithQuery: boolean;
+  /** German↔English dictionary bridge: translated content words as a keyword list searched in the other language's column. */
+  bridge: boolean;
+  /** Weight of the translated list (0: left out), and its weight when its passages cover the question better than the question's own list. */
+  bridgeWeight: number;
+  bridgeBoostWeight: number;
+  /** The translated list gets the higher weight when its coverage exceeds the own list's by more than this share. */
+  bridgeMargin: number;
+  bridgePerWord: number;
+  /** Pseudo-relevance feedback (RM3-style): terms of the top passages searched again as a weighted keyword list. */
+  prf: boolean;
+  prfDocs: number;
+  prfTerms: number;
+  prfWeight: number;
   /** LLM expansion: multi-query variants, HyDE, both, or off. Skipped (noted in the trace) without a chat model. */
   expansion: 'off' | 'multi-query' | 'hyde' | 'both';
   expansionVariants: number;
@@ -83,6 +102,19 @@ export const BASE_SETTINGS: SearchSettings = {
   otherLanguageWeight: 0.75,
   exactTokenWeight: 1,
   lexicalExpansion: false,
+  synonyms: false,
+  synonymWeight: 0.15,
+  synonymsPerWord: 2,
+  synonymsWithQuery: true,
+  bridge: true,
+  bridgeWeight: 0,
+  bridgeBoostWeight: 1,
+  bridgeMargin: 0,
+  bridgePerWord: 3,
+  prf: false,
+  prfDocs: 5,
+  prfTerms: 10,
+  prfWeight: 0.5,
   expansion: 'off',
   expansionVariants: 3,
   rerank: false,
@@ -109,15 +141,15 @@ export const BASE_SETTINGS: SearchSettings = {
 
 /** Partial settings per named configuration, applied over BASE_SETTINGS. */
 export const NAMED_CONFIGS: Record<string, { description: string; settings: Partial<SearchSettings> }> = {
-  bm25: { description: 'LanceDB full-text search only (language-specific analysis)', settings: { vector: false } },
+  bm25: { description: 'LanceDB full-text search only (language-specific analysis)', settings: { vector: false, bridge: false } },
   vector: { description: 'vector search only', settings: { keyword: false } },
   hybrid: {
     description: 'full-text + vector, plain reciprocal rank fusion (k = 60, equal weights), no other stage',
-    settings: { rrfVectorWeight: 1, adaptiveVectorWeight: false },
+    settings: { rrfVectorWeight: 1, adaptiveVectorWeight: false, bridge: false },
   },
   default: {
     description:
-      'what ships: hybrid RRF (k = 60); with the builtin embedder the vector list is weighted 0.1-0.7 by how much of the query the keyword list misses (0.5 when the lists disagree), chosen by measurement (EVALUATION.md)',
+      'what ships: hybrid RRF (k = 60); with the builtin embedder the vector list is weighted 0.1-0.7 by how much of the query the keyword list misses (0.5 when the lists disagree); both language columns; the German-English bridge list when it covers the question better; chosen by measurement (EVALUATION.md)',
     settings: {},
   },
   'default-fixed-weight': {
@@ -130,6 +162,9 @@ export const NAMED_CONFIGS: Record<string, { description: string; settings: Part
     description: 'default, also returning hits that lie inside another hit of the same file (section and its own passage)',
     settings: { collapseNested: false },
   },
+  'default+synonyms': { description: 'default + thesaurus synonyms (OpenThesaurus / WordNet) as a weighted keyword list', settings: { synonyms: true } },
+  'default-bridge': { description: 'default without the German-English dictionary bridge (translated terms in the other column)', settings: { bridge: false } },
+  'default+prf': { description: 'default + pseudo-relevance feedback (RM3-style terms from the top passages)', settings: { prf: true } },
   'default+dedupe': { description: 'default + near-duplicate removal', settings: { dedupe: true } },
   'default+mmr': { description: 'default + MMR diversity', settings: { mmr: true } },
   'default-levels-all': { description: 'default, searching L0-L2 for every query', settings: { levels: [0, 1, 2] } },

@@ -16,6 +16,8 @@ import { capPerDocument, dropNearDuplicates } from './dedupe';
 import { describeFailure } from './llm';
 import { mmr } from './mmr';
 import { collapseNested } from './nested';
+import { prfStage } from './prf';
+import { expansionLists, noteListWeights } from './termExpansion';
 import { LlmReranker } from './rerank';
 import { Tracer } from './trace';
 import type { QueryAnalysis, Reranker, RetrievalContext, RetrievalResult, RetrieveOptions, Retriever } from './types';
@@ -133,11 +135,13 @@ class ChunkFlow implements Flow {
       const v = lexicalVariant(q.query, q.analysis.lang, vocab ?? new Map());
       if (v) keywordOnly.push(v);
     }
+    const weightedKeyword = expansionLists(q.query, q.analysis.lang, s, q.tracer);
     let hits = await gatherCandidates(
       this.deps.engine.store,
       this.deps.engine.embedder,
       {
         queries: [q.query, ...variants],
+        weightedKeyword,
         vectorOnly: hyde ? [hyde] : [],
         keywordOnly,
         lang: q.analysis.lang,
@@ -155,6 +159,11 @@ class ChunkFlow implements Flow {
       },
       q.tracer,
     );
+    noteListWeights(weightedKeyword, q.tracer);
+    if (s.prf && s.keyword) {
+      const o = { docs: s.prfDocs, terms: s.prfTerms, weight: s.prfWeight, rrfK: s.rrfK, candidates: Math.max(s.candidates, q.k), levels: q.analysis.levels };
+      hits = await prfStage(this.deps.engine.store, q.query, q.analysis.lang, hits, o, q.tracer);
+    }
     hits = await rerankStage(this.deps, q, hits);
     if (s.dedupe) {
       hits = await q.tracer.span(

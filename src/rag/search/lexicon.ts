@@ -1,0 +1,162 @@
+// Compiled word lists that ship with the extension (data/lexicon/*.tsv.gz, built by scripts/lexicon/build.ts):
+// German synonyms (OpenThesaurus), English synonyms (WordNet) and a German↔English dictionary (Ding).
+// Each file is loaded lazily, once, into in-memory maps keyed by the Snowball stems of a term's content words.
+import { existsSync, readFileSync } from 'node:fs';
+import * as path from 'node:path';
+import { gunzipSync } from 'node:zlib';
+// eslint-disable-next-line @typescript-eslint/no-require-imports
+const snowball = require('snowball-stemmers') as { newStemmer(lang: string): { stem(word: string): string } };
+
+export type LexLang = 'de' | 'en';
+
+const stemmers = new Map<LexLang, { stem(word: string): string }>();
+function stemmer(lang: LexLang) {
+  let s = stemmers.get(lang);
+  if (!s) {
+    s = snowball.newStemmer(lang === 'de' ? 'german' : 'english');
+    stemmers.set(lang, s);
+  }
+  return s;
+}
+
+/** Snowball stem of one lower-cased word (umlauts folded by the German stemmer). */
+export function stem(word: string, lang: LexLang): string {
+  const cache = stemCache[lang];
+  let s = cache.get(word);
+  if (s === undefined) {
+    if (cache.size > 100_000) cache.clear();
+    s = stemmer(lang).stem(word.toLowerCase());
+    cache.set(word, s);
+  }
+  return s;
+}
+const stemCache: Record<LexLang, Map<string, string>> = { de: new Map(), en: new Map() };
+
+/** General function words (Snowball's stop lists, shortened); never expanded and never part of a key. */
+const STOP: Record<LexLang, Set<string>> = {
+  de: new Set(
+    ('aber alle allem allen aller alles als also am an ander andere anderem anderen anderer anderes anders auch auf aus bei beim bin bis ' +
+      'bist da damit dann das dass daß dein deine dem den denn der des dessen deshalb die dies diese diesem diesen dieser dieses doch dort du ' +
+      'durch ein eine einem einen einer eines einig einige er es etwas euch euer für gegen gewesen hab habe haben hat hatte hatten hier hin ' +
+      'hinter ich ihm ihn ihnen ihr ihre im in indem ins ist jede jedem jeden jeder jedes jene jetzt kann kein keine können könnte machen man ' +
+      'manche mein meine mich mir mit muss musste müssen nach nicht nichts noch nun nur ob oder ohne sehr sein seine selbst sich sie sind so ' +
+      'solche soll sollen sollte sondern sonst über um und uns unser unter viel vom von vor während war waren warum was weil welche welchem ' +
+      'welchen welcher welches wenn wer werde werden wie wieder will wir wird wo wollen wurde wurden zu zum zur zwar zwischen wann wieviel ' +
+      'viele darf dürfen kann gibt geben gilt etw jdn jdm jds sich ab meinen meinem meiner meines deinen deinem deiner seinen seinem seiner ' +
+      'ihrem ihren ihrer unsere unseren euren dann denn wem wen wessen mal schon sowie bzw usw')
+      .split(/\s+/),
+  ),
+  en: new Set(
+    ('a about above after again against all am an and any are as at be because been before being below between both but by can could did do ' +
+      'does doing down during each few for from further had has have having he her here hers herself him himself his how i if in into is it ' +
+      'its itself just me more most my myself no nor not now of off on once only or other our ours out over own same she should so some such ' +
+      'than that the their theirs them then there these they this those through to too under until up very was we were what when where which ' +
+      'while who whom why will with would you your yours get got many much must may might shall one sb sth someone something')
+      .split(/\s+/),
+  ),
+};
+
+export function isStopWord(word: string, lang: LexLang): boolean {
+  return STOP[lang].has(word.toLowerCase());
+}
+
+/** Lower-cased word tokens (letters and digits). */
+export function words(text: string): string[] {
+  return (text.toLowerCase().match(/[\p{L}\p{N}]+/gu) ?? []);
+}
+
+/** A content word: not a stop word, at least 3 characters, not only digits. */
+export function isContentWord(word: string, lang: LexLang): boolean {
+  return word.length >= 3 && !/^\d+$/.test(word) && !isStopWord(word, lang);
+}
+
+/** The lookup key of a term: the stems of its content words, joined by a space ('' when it has none). */
+export function termKey(term: string, lang: LexLang): string {
+  return words(term)
+    .filter((w) => isContentWord(w, lang))
+    .map((w) => stem(w, lang))
+    .join(' ');
+}
+
+/** One compiled word list: section ('de', 'en', 'de-en', 'en-de') → key → targets, best first. */
+export class Lexicon {
+  /** Targets are kept as the raw `a|b|c` string and split on lookup (loading stays fast). */
+  constructor(readonly sections: Map<string, Map<string, string>>) {}
+
+  get(section: string, key: string): string[] | undefined {
+    return this.sections.get(section)?.get(key)?.split('|');
+  }
+
+  /** Parses the compiled text format: `section\tkey\ttarget|target…` lines; `#` lines are comments. */
+  static parse(text: string): Lexicon {
+    const sections = new Map<string, Map<string, string>>();
+    let name = '';
+    let m: Map<string, string> | undefined;
+    let pos = 0;
+    while (pos < text.length) {
+      let end = text.indexOf('\n', pos);
+      if (end < 0) end = text.length;
+      if (text.charCodeAt(pos) !== 35 /* # */) {
+        const a = text.indexOf('\t', pos);
+        const b = a < 0 || a > end ? -1 : text.indexOf('\t', a + 1);
+        if (b > 0 && b < end) {
+          const section = text.slice(pos, a);
+          if (section !== name || !m) {
+            name = section;
+            m = sections.get(section);
+            if (!m) sections.set(section, (m = new Map()));
+          }
+          m.set(text.slice(a + 1, b), text.slice(b + 1, end));
+        }
+      }
+      pos = end + 1;
+    }
+    return new Lexicon(sections);
+  }
+}
+
+export const LEXICON_FILES = {
+  'thesaurus-de': 'thesaurus-de.tsv.gz',
+  'thesaurus-en': 'thesaurus-en.tsv.gz',
+  'bridge-de-en': 'bridge-de-en.tsv.gz',
+} as const;
+export type LexiconName = keyof typeof LEXICON_FILES;
+
+let overrideDir: string | undefined;
+const loaded = new Map<LexiconName, Lexicon | null>();
+
+/** Points the loader at another folder (tests); clears what was loaded. */
+export function setLexiconDir(dir: string | undefined): void {
+  overrideDir = dir;
+  loaded.clear();
+}
+
+/**
+ * The folder holding the compiled files: data/lexicon beside the bundle (dist/*.js → ../data/lexicon) or the repository
+ * root seen from the sources (src/rag/search → ../../../data/lexicon); DOCS_RAG_LEXICON_DIR overrides.
+ */
+export function lexiconDir(): string | undefined {
+  if (overrideDir) return overrideDir;
+  const env = process.env.DOCS_RAG_LEXICON_DIR;
+  if (env) return env;
+  let dir = __dirname;
+  for (let i = 0; i < 5; i++) {
+    const candidate = path.join(dir, 'data', 'lexicon');
+    if (existsSync(path.join(candidate, LEXICON_FILES['thesaurus-de']))) return candidate;
+    const up = path.dirname(dir);
+    if (up === dir) break;
+    dir = up;
+  }
+  return undefined;
+}
+
+/** Loads a compiled list once; undefined when the file is missing (the expansion is then skipped). */
+export function loadLexicon(name: LexiconName): Lexicon | undefined {
+  if (loaded.has(name)) return loaded.get(name) ?? undefined;
+  const dir = lexiconDir();
+  const file = dir ? path.join(dir, LEXICON_FILES[name]) : undefined;
+  let lex: Lexicon | null = null;
+  if (file && existsSync(file)) lex = Lexicon.parse(gunzipSync(readFileSync(file)).toString('utf8'));
+  loaded.set(name, lex);
+  return lex ?? undefined;
+}

@@ -1,0 +1,157 @@
+// Model-free keyword lists built from compiled word lists (search/lexicon.ts): synonyms of the question's content words
+// (OpenThesaurus / WordNet) and their translations into the other language (Ding). Each becomes its own keyword list with
+// its own weight in the fusion; the question's own lists are never changed. Lookups are in-memory map reads.
+import type { Lang, SearchHit } from '../types';
+import { isContentWord, loadLexicon, stem, termKey, words, type LexLang } from './lexicon';
+
+/** One extra keyword list: the text searched, the column's language, and what was added (for the trace). */
+export interface TermList {
+  kind: 'synonyms' | 'translation' | 'prf';
+  /** Language of the full-text column searched. */
+  lang: LexLang;
+  /** The keyword query sent to the full-text search. */
+  text: string;
+  /** Terms added to the question (synonyms, translations, feedback terms). */
+  added: string[];
+  /** Per content word of the question: the stems (in `lang`) that count as that word in a passage (for coverage). */
+  groups: Set<string>[];
+}
+
+export interface SynonymOptions {
+  /** Synonyms per content word. */
+  perWord: number;
+  /** Put the question's words into the list as well (the synonyms then only add to them). */
+  withQuery: boolean;
+}
+
+export interface TranslationOptions {
+  /** Translations per content word (or per two-word English term). */
+  perWord: number;
+}
+
+/** Tokens with inner dots or underscores, or inner capitals: names of files, settings, products. */
+const IDENTIFIER = /[\p{L}\p{N}]+(?:[._][\p{L}\p{N}]+)+|\p{Ll}+\p{Lu}[\p{L}\p{N}]*|\p{Lu}+\p{Ll}+\p{Lu}[\p{L}\p{N}]*/gu;
+
+/** The content words of a question, in order (stop words, short words and numbers left out). */
+export function contentWords(query: string, lang: LexLang): string[] {
+  return words(query).filter((w) => isContentWord(w, lang));
+}
+
+function lexLang(lang: Lang): LexLang {
+  return lang === 'de' ? 'de' : 'en';
+}
+
+/** Synonyms of the question's content words from the thesaurus of its language; undefined when nothing is found. */
+export function synonymList(query: string, queryLang: Lang, o: SynonymOptions): TermList | undefined {
+  const lang = lexLang(queryLang);
+  const lex = loadLexicon(lang === 'de' ? 'thesaurus-de' : 'thesaurus-en');
+  if (!lex) return undefined;
+  const content = contentWords(query, lang);
+  const have = new Set(content.map((w) => stem(w, lang)));
+  const added: string[] = [];
+  const groups: Set<string>[] = [];
+  for (const w of content) {
+    const g = new Set([stem(w, lang)]);
+    let n = 0;
+    for (const syn of lex.get(lang, termKey(w, lang)) ?? []) {
+      if (n >= o.perWord) break;
+      const s = stem(syn, lang);
+      if (have.has(s)) continue;
+      have.add(s);
+      g.add(s);
+      added.push(syn);
+      n++;
+    }
+    groups.push(g);
+  }
+  if (added.length === 0) return undefined;
+  return { kind: 'synonyms', lang, text: (o.withQuery ? [...content, ...added] : added).join(' '), added, groups };
+}
+
+/**
+ * The question's content words translated into the other language (German → English or English → German; two-word
+ * English terms such as "minimum wage" first). Words the dictionary does not know (names, identifiers such as
+ * `Cargo.toml`, product names) are carried over unchanged: they are usually the same in both languages.
+ */
+export function translationList(query: string, queryLang: Lang, o: TranslationOptions): TermList | undefined {
+  const from = lexLang(queryLang);
+  const to: LexLang = from === 'de' ? 'en' : 'de';
+  const lex = loadLexicon('bridge-de-en');
+  if (!lex) return undefined;
+  const section = `${from}-${to}`;
+  // Identifiers (`Cargo.toml`, `crates.io`, `ElterngeldPlus`, `CARGO_HOME`) are carried over whole, never translated.
+  const idents = query.match(IDENTIFIER) ?? [];
+  const content = contentWords(query.replace(IDENTIFIER, ' '), from);
+  const added: string[] = [];
+  const carried: string[] = [];
+  const groups: Set<string>[] = [];
+  const seen = new Set<string>();
+  for (let i = 0; i < content.length; ) {
+    let found: string[] | undefined;
+    let span = 1;
+    for (let n = Math.min(2, content.length - i); n >= 1 && !found; n--) {
+      const part = content.slice(i, i + n);
+      // The exact form first ("employer"), then the stems ("employ"): the file keeps exact forms only where they differ.
+      const t = lex.get(section, `=${part.join(' ')}`) ?? lex.get(section, part.map((w) => stem(w, from)).join(' '));
+      if (t) {
+        found = t;
+        span = n;
+      }
+    }
+    const g = new Set<string>();
+    if (found) {
+      for (const t of found.slice(0, o.perWord)) {
+        for (const w of words(t)) if (isContentWord(w, to)) g.add(stem(w, to));
+        if (!seen.has(t)) {
+          seen.add(t);
+          added.push(t);
+        }
+      }
+    } else {
+      for (const w of content.slice(i, i + span)) {
+        g.add(stem(w, to));
+        if (!seen.has(w)) {
+          seen.add(w);
+          carried.push(w);
+        }
+      }
+    }
+    for (let s = 0; s < span; s++) groups.push(g);
+    i += span;
+  }
+  for (const id of idents) {
+    groups.push(new Set(words(id).map((w) => stem(w, to))));
+    carried.push(id);
+  }
+  if (added.length === 0) return undefined;
+  return { kind: 'translation', lang: to, text: [...added, ...carried].join(' '), added, groups };
+}
+
+/**
+ * Share of the question's content words found in the best of the first `top` hits (a word counts when one of its
+ * group's stems occurs in the passage). Compares how well a list in one language answers the question with a list in the other.
+ * A stem is looked for as a substring of the folded passage text (no tokenising or stemming of passages: microseconds),
+ * which also finds it inside German compounds.
+ */
+export function coverage(hits: SearchHit[], groups: Set<string>[], top = 3): number {
+  if (groups.length === 0) return 0;
+  const folded = groups.map((g) => [...g].map(fold).filter((x) => x.length >= 3));
+  let best = 0;
+  for (const h of hits.slice(0, top)) {
+    const text = fold(`${h.passage.headingPath.join(' ')} ${h.passage.text}`);
+    const covered = folded.filter((g) => g.some((x) => text.includes(x))).length;
+    best = Math.max(best, covered / groups.length);
+  }
+  return best;
+}
+
+/** Lower case without diacritics (as the German stemmer folds umlauts), ß as ss. */
+function fold(text: string): string {
+  return text.toLowerCase().normalize('NFD').replace(/\p{M}/gu, '').replace(/ß/g, 'ss');
+}
+
+/** The question's own content words as coverage groups (stems in its language). */
+export function queryGroups(query: string, queryLang: Lang): Set<string>[] {
+  const lang = lexLang(queryLang);
+  return contentWords(query, lang).map((w) => new Set([stem(w, lang)]));
+}

@@ -1,0 +1,225 @@
+// Thesaurus and German↔English bridge: the compiler on excerpts of each source format (test/fixtures/lexicon, laid out
+// like the Debian packages), lookups, the shipped data file, and retrieval over a small generated corpus where a synonym
+// or a translation finds a passage the plain question cannot, with the added terms in the trace.
+import * as assert from 'node:assert/strict';
+import * as fs from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import { gzipSync } from 'node:zlib';
+import { compileDing, compileOpenThesaurus, compileWordNet, serialize } from '../../scripts/lexicon/compile';
+import { detectLanguage } from '../../src/rag/chunk/language';
+import { openEngine, type Engine } from '../../src/rag/engine';
+import { indexFolder } from '../../src/rag/index/indexer';
+import { createRetriever } from '../../src/rag/search';
+import { Lexicon, LEXICON_FILES, lexiconDir, loadLexicon, setLexiconDir, termKey } from '../../src/rag/search/lexicon';
+import { feedbackTerms } from '../../src/rag/search/prf';
+import { bridgeWeight } from '../../src/rag/search/termExpansion';
+import { coverage, synonymList, translationList } from '../../src/rag/search/termLists';
+import type { SearchHit } from '../../src/rag/types';
+
+const FIX = path.join(__dirname, '../fixtures/lexicon/usr/share');
+const read = (...p: string[]) => fs.readFileSync(path.join(FIX, ...p), 'utf8');
+
+function compileFixtures() {
+  const wn = (f: string) => read('wordnet', f);
+  return {
+    de: compileOpenThesaurus(read('openthesaurus-de', 'openthesaurus.txt')),
+    en: compileWordNet({
+      index: { noun: wn('index.noun'), verb: wn('index.verb'), adj: wn('index.adj'), adv: wn('index.adv') },
+      data: { noun: wn('data.noun'), verb: wn('data.verb'), adj: wn('data.adj'), adv: wn('data.adv') },
+    }),
+    ding: compileDing(read('trans', 'de-en')),
+  };
+}
+
+/** Writes the compiled fixtures as a lexicon folder (the format the extension ships). */
+function writeFixtureLexicon(dir: string): void {
+  const c = compileFixtures();
+  const put = (file: string, sections: Parameters<typeof serialize>[0]) =>
+    fs.writeFileSync(path.join(dir, file), gzipSync(Buffer.from(serialize(sections, ['test']), 'utf8')));
+  put(LEXICON_FILES['thesaurus-de'], { de: c.de });
+  put(LEXICON_FILES['thesaurus-en'], { en: c.en });
+  put(LEXICON_FILES['bridge-de-en'], c.ding);
+}
+
+describe('lexicon: compiler on source excerpts', () => {
+  it('OpenThesaurus: synonyms by stem, register-marked words never added, ambiguous words not expanded', () => {
+    const de = compileOpenThesaurus(read('openthesaurus-de', 'openthesaurus.txt'));
+    const chef = de.get(termKey('Chef', 'de'))!;
+    assert.ok(chef.includes('vorgesetzter') && chef.includes('arbeitgeber'), chef.join());
+    assert.ok(!chef.includes('boss') && !chef.includes('dienstherr'), '(ugs.) and (veraltet) are not targets');
+    assert.ok(de.get(termKey('Boss', 'de'))?.includes('chef'), 'a colloquial word is still looked up');
+    assert.ok(de.get(termKey('Urlaubs', 'de'))?.includes('erholungsurlaub'), 'keyed by stem');
+    assert.equal(de.get(termKey('Schicht', 'de')), undefined, 'in 6 synsets: too ambiguous');
+    assert.ok(de.get(termKey('Urlaub', 'de'))!.length <= 4);
+  });
+
+  it('WordNet: single-word lemmas of the most frequent sense', () => {
+    const en = compileWordNet({
+      index: { noun: read('wordnet', 'index.noun'), verb: read('wordnet', 'index.verb') },
+      data: { noun: read('wordnet', 'data.noun'), verb: read('wordnet', 'data.verb') },
+    });
+    assert.ok(en.get(termKey('vacation', 'en'))?.includes('holiday'));
+    assert.ok(en.get(termKey('holidays', 'en'))?.includes('vacation'));
+    assert.equal(en.get(termKey('employer', 'en')), undefined, 'a synset with no other lemma adds nothing');
+  });
+
+  it('Ding: both directions, headword translations first, two-word English keys, exact forms where the stem differs', () => {
+    const { 'de-en': deEn, 'en-de': enDe } = compileDing(read('trans', 'de-en'));
+    assert.equal(deEn.get(termKey('Mindestlohn', 'de'))?.[0], 'minimum wage');
+    assert.ok(deEn.get(termKey('Urlaub', 'de'))?.includes('leave'));
+    assert.deepEqual(enDe.get(termKey('minimum wage', 'en')), ['mindestlohn'], 'the plural has the same stem: one target');
+    assert.ok(enDe.get(termKey('employer', 'en'))?.includes('arbeitgeber'));
+    assert.equal(enDe.get(termKey('shift', 'en'))?.[0], 'schicht');
+    assert.equal(enDe.get('=shifts')?.[0], 'schichten', 'the plural sub-entry gives the exact form');
+    assert.ok(!deEn.get(termKey('Paket', 'de'))!.some((t) => /\[|\(/.test(t)), 'annotations removed');
+  });
+
+  it('serialize → parse round trip', () => {
+    const c = compileFixtures();
+    const lex = Lexicon.parse(serialize({ de: c.de, ...c.ding }, ['header']));
+    assert.deepEqual(lex.get('de', termKey('Chef', 'de')), c.de.get(termKey('Chef', 'de')));
+    assert.deepEqual(lex.get('en-de', termKey('minimum wage', 'en')), c.ding['en-de'].get(termKey('minimum wage', 'en')));
+    assert.equal(lex.get('de', 'nothing'), undefined);
+  });
+});
+
+describe('lexicon: lookups', () => {
+  let dir: string;
+  before(() => {
+    dir = fs.mkdtempSync(path.join(os.tmpdir(), 'lexicon-'));
+    writeFixtureLexicon(dir);
+    setLexiconDir(dir);
+  });
+  after(() => {
+    setLexiconDir(undefined);
+    fs.rmSync(dir, { recursive: true, force: true });
+  });
+
+  it('synonyms: content words only, question words kept in the list, at most perWord per word', () => {
+    const s = synonymList('Wer ist mein Chef im Urlaub?', 'de', { perWord: 1, withQuery: true })!;
+    assert.equal(s.lang, 'de');
+    assert.equal(s.added.length, 2, s.added.join());
+    assert.ok(/\bchef\b/.test(s.text) && /\burlaub\b/.test(s.text), 'the question words stay');
+    assert.equal(synonymList('Wer ist das?', 'de', { perWord: 2, withQuery: true }), undefined, 'stop words only');
+  });
+
+  it('translation: two-word terms first, unknown words carried over, exact forms before stems', () => {
+    const t = translationList('What is the minimum wage in Cargo.toml?', 'en', { perWord: 2 })!;
+    assert.equal(t.lang, 'de');
+    assert.ok(t.added.includes('mindestlohn'));
+    assert.ok(t.text.includes('Cargo.toml'), 'identifiers carried over whole');
+    assert.ok(translationList('two shifts', 'en', { perWord: 1 })!.added.includes('schichten'));
+    assert.ok(translationList('Mindestlohn', 'de', { perWord: 1 })!.added.includes('minimum wage'));
+  });
+});
+
+describe('lexicon: the shipped data', () => {
+  it('is found from the sources (tsx) and from dist/, and answers lookups', () => {
+    setLexiconDir(undefined);
+    const dir = lexiconDir();
+    assert.ok(dir && fs.existsSync(path.join(dir, LEXICON_FILES['bridge-de-en'])), `found: ${dir}`);
+    assert.equal(path.resolve(dir), path.resolve(__dirname, '../../data/lexicon'));
+    assert.ok(loadLexicon('bridge-de-en')?.get('en-de', termKey('minimum wage', 'en'))?.includes('mindestlohn'));
+    assert.ok(loadLexicon('thesaurus-de')?.get('de', termKey('Erholungsurlaub', 'de'))?.length);
+    assert.ok(loadLexicon('thesaurus-en')?.get('en', termKey('vacation', 'en'))?.length);
+    for (const f of Object.values(LEXICON_FILES)) {
+      assert.ok(fs.existsSync(path.join(dir, f.replace('.tsv.gz', '.COPYRIGHT.txt'))), `licence beside ${f}`);
+    }
+    const ignore = fs.readFileSync(path.join(__dirname, '../../.vscodeignore'), 'utf8');
+    assert.match(ignore, /^!data\/lexicon\/\*\.tsv\.gz$/m, 'shipped in the VSIX');
+  });
+});
+
+describe('bridge weight', () => {
+  it('the higher weight only when the translated passages cover more of the question', () => {
+    const s = { bridgeWeight: 0, bridgeBoostWeight: 1, bridgeMargin: 0 };
+    assert.equal(bridgeWeight(0.8, 0.4, s), 1);
+    assert.equal(bridgeWeight(0.4, 0.4, s), 0);
+    assert.equal(bridgeWeight(0, 0, s), 0);
+    assert.equal(bridgeWeight(0.45, 0.4, { ...s, bridgeMargin: 0.25 }), 0);
+  });
+  it('coverage: stems found in the folded passage text, also inside compounds', () => {
+    const h = { passage: { text: 'Der gesetzliche Mindestlohn je Zeitstunde.', headingPath: ['Vergütung'] }, score: 1 } as unknown as SearchHit;
+    assert.equal(coverage([h], [new Set(['mindestlohn']), new Set(['stund']), new Set(['vergut']), new Set(['urlaub'])]), 0.75);
+  });
+});
+
+describe('PRF: feedback terms', () => {
+  const hit = (id: string, text: string, score: number, lang: 'de' | 'en' = 'en'): SearchHit =>
+    ({ passage: { id, text, lang, headingPath: [] } as unknown as SearchHit['passage'], score });
+  it('terms shared by the top passages, without the question words', () => {
+    const hits = [
+      hit('a', 'The registry token is stored in the credentials file of the registry.', 3),
+      hit('b', 'Publishing needs a registry token; cargo login saves the token.', 2),
+      hit('c', 'Unrelated text about profiles and optimisation levels.', 1),
+      hit('d', 'Another text about workspaces.', 0.5),
+    ];
+    const fb = feedbackTerms('How do I publish?', 'en', hits, { docs: 2, terms: 3 })!;
+    assert.equal(fb.lang, 'en');
+    assert.ok(fb.terms.includes('token') && fb.terms.includes('registry'), fb.terms.join());
+    assert.ok(!fb.terms.includes('publish'));
+  });
+});
+
+describe('retrieval with synonyms and translations (generated corpus)', function () {
+  this.timeout(180_000);
+  let folder: string;
+  let lexDir: string;
+  let engine: Engine;
+
+  before(async () => {
+    lexDir = fs.mkdtempSync(path.join(os.tmpdir(), 'lexicon-'));
+    writeFixtureLexicon(lexDir);
+    setLexiconDir(lexDir);
+    folder = fs.mkdtempSync(path.join(os.tmpdir(), 'search-lex-'));
+    const docs: Record<string, string> = {
+      'urlaub.md': '# Erholung\n\nDer Erholungsurlaub beträgt jährlich mindestens vierundzwanzig Werktage. Er wird auf Antrag gewährt und ist im laufenden Kalenderjahr zu nehmen.\n',
+      'lohn.md': '# Vergütung\n\nDer gesetzliche Mindestlohn wird je Zeitstunde gezahlt. Die Höhe wird durch eine Kommission regelmäßig angepasst und durch Verordnung festgelegt.\n',
+      'arbeit.md': '# Arbeitszeit\n\nDie werktägliche Arbeitszeit der Beschäftigten darf acht Stunden nicht überschreiten. Nach dem Ende der Arbeit ist eine Ruhezeit einzuhalten.\n',
+      'cargo.md': '# Publishing\n\nBefore publishing a crate, run cargo package to check it. The registry rejects a version that was already uploaded before.\n',
+      'profiles.md': '# Profiles\n\nThe release profile enables optimisations. The dev profile is used for ordinary builds and keeps debug information for the debugger.\n',
+    };
+    for (const [f, text] of Object.entries(docs)) fs.writeFileSync(path.join(folder, f), text);
+    engine = await openEngine({ folder });
+    const res = await indexFolder(engine);
+    assert.equal(res.errors.length, 0, JSON.stringify(res.errors));
+  });
+  after(async () => {
+    setLexiconDir(undefined);
+    await engine?.close();
+    fs.rmSync(folder, { recursive: true, force: true });
+    fs.rmSync(lexDir, { recursive: true, force: true });
+  });
+
+  const paths = (r: { hits: SearchHit[] }) => r.hits.map((h) => h.passage.path);
+
+  it('a synonym finds the passage the plain question cannot; the trace lists the added synonyms', async () => {
+    const q = 'Wie lange dauern die Ferien?';
+    const plain = await createRetriever(engine, { config: 'bm25', detect: detectLanguage }).retrieve(q, { k: 5, context: false });
+    assert.ok(!paths(plain).includes('urlaub.md'), `plain: ${paths(plain).join()}`);
+    const syn = await createRetriever(engine, { config: 'bm25', overrides: { synonyms: true }, detect: detectLanguage }).retrieve(q, { k: 5, context: false });
+    assert.equal(paths(syn)[0], 'urlaub.md', paths(syn).join());
+    const span = syn.trace.find((s) => s.name === 'term-lists')!;
+    assert.ok(span.notes?.some((n) => /^synonyms \(de\): .*erholungsurlaub/.test(n)), JSON.stringify(span));
+    assert.equal(span.counts?.synonyms, 2);
+  });
+
+  it('a translation finds the German passage for an English question, weighted up by coverage; the trace lists it', async () => {
+    const q = 'What is the minimum wage?';
+    const plain = await createRetriever(engine, { config: 'bm25', detect: detectLanguage }).retrieve(q, { k: 5, context: false });
+    assert.ok(!paths(plain).includes('lohn.md'), `plain: ${paths(plain).join()}`);
+    const br = await createRetriever(engine, { config: 'default', detect: detectLanguage }).retrieve(q, { k: 5, context: false });
+    assert.equal(paths(br)[0], 'lohn.md', paths(br).join());
+    const span = br.trace.find((s) => s.name === 'term-lists')!;
+    assert.ok(span.notes?.some((n) => /^translation \(de\): mindestlohn/.test(n)), JSON.stringify(span));
+    assert.ok(span.notes?.some((n) => /translation=1 \(/.test(n)), 'boosted: its passages hold the question words');
+  });
+
+  it('default+prf runs the feedback list and notes it without document words', async () => {
+    const r = await createRetriever(engine, { config: 'default+prf', detect: detectLanguage }).retrieve('Arbeitszeit Stunden', { k: 5, context: false });
+    const span = r.trace.find((s) => s.name === 'prf');
+    assert.ok(span, JSON.stringify(r.trace));
+    assert.ok(r.hits.length > 0);
+  });
+});
