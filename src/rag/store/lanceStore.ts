@@ -366,7 +366,8 @@ export class LanceStore implements IndexStore {
     for (const rows of lists) {
       for (const r of rows) hits.push({ passage: rowToPassage(r as Record<string, unknown>), score: Number(r._score) });
     }
-    hits.sort((a, b) => b.score - a.score);
+    // Equal scores in a stable order (by id): the same index answers the same query the same way whatever the row order.
+    hits.sort((a, b) => b.score - a.score || (a.passage.id < b.passage.id ? -1 : a.passage.id > b.passage.id ? 1 : 0));
     return dedupeHits(hits).slice(0, options.k);
   }
 
