@@ -1,11 +1,13 @@
 // The incremental, crash-safe indexer: walk → plan → (hash → parse in workers → chunk → embed) for changed files, with a
 // bounded number of files in flight, and batched writes through the store (each file's passages replaced in one commit).
+import * as path from 'path';
 import { acquireWriterLock, WriterLockAbortedError, type LockHolder } from './writerLock';
 import type { Engine } from '../engine';
 import { chunkDocument } from '../chunk';
 import { enrichForIndex } from '../enrich';
 import type { FileRecord, FileStatus, FileUpdate } from '../store/types';
 import { LoadError, type IndexedPassage } from '../types';
+import { DEFAULT_OCR, type OcrOptions } from '../ingest/ocr';
 import { hashFile, pipelineFingerprint, planChanges, type Candidate } from './plan';
 import { statPaths, walkFolder, type WalkEntry } from './walk';
 
@@ -128,9 +130,11 @@ async function runIndex(engine: Engine, o: IndexOptions): Promise<IndexRunResult
   await embedder.init(signal);
   const info = { id: embedder.id, model: embedder.model, dimension: embedder.dimension };
   // Enrichment settings are part of the key: changing them redoes every file (never a mix of enriched and plain passages).
+  // OCR settings decide what scanned pages and images yield (a file that had "OCR needed" is redone when OCR is on).
+  const ocr = { ...DEFAULT_OCR, ...config.ingest.ocr };
   const enrich = config.enrich && (config.enrich.contextual || config.enrich.summaries) ? config.enrich : undefined;
   // So are the chunking settings and the pipeline version: a file chunked another way is redone, not kept.
-  const embedderKey = `${info.id}:${info.model}${enrich ? `+enrich(${enrich.contextual ? 'c' : ''}${enrich.summaries ? 's' : ''}:${enrich.model ?? 'default'})` : ''}+${pipelineFingerprint(config.chunk)}`;
+  const embedderKey = `${info.id}:${info.model}${enrich ? `+enrich(${enrich.contextual ? 'c' : ''}${enrich.summaries ? 's' : ''}:${enrich.model ?? 'default'})` : ''}+${pipelineFingerprint(config.chunk)}${ocrKey(ocr)}`;
   // We hold the writer lock: a run mark left in meta.json is a run that was killed (whatever its pid is now).
   const reembedded = await store.useEmbedder(info);
   if (reembedded) warnings.push(`The index was built by another embedder; every document is re-embedded with ${embedderKey}.`);
@@ -229,6 +233,8 @@ async function runIndex(engine: Engine, o: IndexOptions): Promise<IndexRunResult
         timeoutMs: config.ingest.parseTimeoutMs,
         maxFileSizeMB: config.ingest.maxFileSizeMB,
         signal,
+        // Recognised pages are cached by content hash in the store: a reindex or a rename never recognises twice.
+        ocr: { ...ocr, cacheDir: path.join(engine.storeDir, 'ocr-cache') },
       });
       passages = chunkDocument(doc, { path: entry.path, fileHash: hash }, config.chunk);
       if (passages.length === 0) throw new LoadError('no-text', 'no extractable text');
@@ -350,4 +356,9 @@ export function describeFailure(err: unknown): { status: FileStatus; reason: str
 
 function errText(err: unknown): string {
   return err instanceof Error ? err.message : String(err);
+}
+
+/** Part of every file record's key: OCR on (with its languages) or off. */
+function ocrKey(ocr: OcrOptions): string {
+  return ocr.enabled ? `+ocr(${ocr.languages})` : '+ocr(off)';
 }

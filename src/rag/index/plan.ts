@@ -55,7 +55,7 @@ export function planChanges(walked: WalkEntry[], records: FileRecord[], o: PlanO
  * Version of what loaders + chunker make of a file. Bump it when their output changes (new block rules, sizes, ids), so
  * unchanged files are re-chunked by the next run instead of keeping passages of the old pipeline.
  */
-export const PIPELINE_VERSION = 1;
+export const PIPELINE_VERSION = 2;
 
 /** Short fingerprint of the pipeline version and the chunking settings, part of every file record's key. */
 export function pipelineFingerprint(chunk: ChunkConfig): string {
