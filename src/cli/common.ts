@@ -11,6 +11,7 @@ export class UsageError extends Error {}
 export const USAGE = `Usage:
   docs-rag index <folder> [--store DIR] [--embedder builtin|ollama] [--model NAME] [--ollama-host URL] [--full]
                  [--enrich contextual,summaries] [--enrich-model NAME] [--wait|--no-wait] [--json]
+                 [--ocr on|off] [--ocr-langs deu+eng] [--ocr-max-pages N]
   docs-rag search "<query>" --folder <folder> [--store DIR] [--k N] [--config NAME] [--trace] [--json]
   docs-rag status --folder <folder> [--store DIR] [--json]
   docs-rag ask "<question>" --folder <folder> [--store DIR] [--model NAME] [--ollama-host URL] [--mode auto|agentic|extractive]

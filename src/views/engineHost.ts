@@ -48,6 +48,7 @@ export function engineConfigFromSettings(folder: vscode.WorkspaceFolder): Engine
   config.ingest.include = s.include;
   config.ingest.exclude = s.exclude;
   config.ingest.maxFileSizeMB = s.maxFileSizeMB;
+  config.ingest.ocr = { enabled: s.ocrEnabled, languages: s.ocrLanguages, maxPages: s.ocrMaxPages };
   config.embed.provider = s.embedder;
   config.embed.model = s.ollamaEmbedModel;
   config.embed.ollamaHost = s.ollamaHost;
