@@ -154,7 +154,7 @@ export async function recognise(ctx: OcrContext, unit: string, render: () => Pro
       // A damaged cache entry is recognised again.
     }
   }
-  const langPath = ctx.langPath && existsSync(ctx.langPath) ? findTessdata(languages, ctx.langPath) : findTessdata(languages);
+  const langPath = findTessdata(languages, ctx.langPath);
   ctx.onPage?.();
   const image = await render();
   const worker = await tesseract(languages, langPath);
