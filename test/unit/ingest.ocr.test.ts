@@ -195,3 +195,39 @@ describe('OCR: scanned pages and images', function () {
     assert.ok(findTessdata(['deu', 'eng']));
   });
 });
+
+describe('ParserPool: the deadline restarts for each recognised page', function () {
+  this.timeout(60_000);
+  it('a worker that announces an OCR page and then hangs is killed with the OCR reason; the pool serves on', async () => {
+    const dir = mkdtempSync(path.join(tmpdir(), 'docs-rag-ocr-pool-'));
+    try {
+      // A stand-in worker: announces a page (as parseWorker does before each recognised page), then never answers;
+      // for a file named ok.md it answers at once.
+      const worker = path.join(dir, 'worker.js');
+      writeFileSync(
+        worker,
+        `const { parentPort } = require('worker_threads');
+         parentPort.on('message', (req) => {
+           if (req.absPath.endsWith('ok.md')) return parentPort.postMessage({ id: req.id, ok: true, doc: { format: 'md', blocks: [], metadata: {}, warnings: [] } });
+           parentPort.postMessage({ id: req.id, deadline: 'page' });
+           setInterval(() => {}, 1000);
+         });`,
+      );
+      writeFileSync(path.join(dir, 'scan.png'), 'x');
+      writeFileSync(path.join(dir, 'ok.md'), 'x');
+      const pool = new ParserPool(1, { workerPath: worker });
+      try {
+        const s = await settle(pool.parse(path.join(dir, 'scan.png'), { timeoutMs: 3000, maxFileSizeMB: 1 }));
+        assert.ok(s.error instanceof LoadError, String(s.error));
+        assert.equal(s.error.kind, 'timeout');
+        assert.equal(s.error.message, 'recognising a page (OCR) took longer than 3 s; skipped');
+        const ok = await pool.parse(path.join(dir, 'ok.md'), { timeoutMs: 3000, maxFileSizeMB: 1 });
+        assert.equal(ok.format, 'md');
+      } finally {
+        await pool.close();
+      }
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});
