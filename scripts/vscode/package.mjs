@@ -25,6 +25,8 @@ const EXTERNAL = ['@lancedb/lancedb', 'apache-arrow', 'tesseract.js', '@napi-rs/
 const WORKER_MODULES = [
   'tesseract.js/src/worker-script/index.js', 'tesseract.js/src/worker-script/node/getCore.js',
   'tesseract.js/src/worker-script/node/gunzip.js', 'tesseract.js/src/worker-script/node/cache.js',
+  // tesseract.js 7 passes a boolean where node's getCore expects an OEM, so Node loads the full (non-LSTM-only) cores.
+  'tesseract.js-core/tesseract-core-relaxedsimd', 'tesseract.js-core/tesseract-core-simd', 'tesseract.js-core/tesseract-core',
   'tesseract.js-core/tesseract-core-relaxedsimd-lstm', 'tesseract.js-core/tesseract-core-simd-lstm', 'tesseract.js-core/tesseract-core-lstm',
 ];
 const CANVAS_BINARY = { 'linux-x64': '@napi-rs/canvas-linux-x64-gnu', 'linux-arm64': '@napi-rs/canvas-linux-arm64-gnu', 'alpine-x64': '@napi-rs/canvas-linux-x64-musl', 'alpine-arm64': '@napi-rs/canvas-linux-arm64-musl', 'darwin-arm64': '@napi-rs/canvas-darwin-arm64', 'win32-x64': '@napi-rs/canvas-win32-x64-msvc', 'win32-arm64': '@napi-rs/canvas-win32-arm64-msvc' };
@@ -117,6 +119,11 @@ for (const other of Object.values(BINARY)) {
 
 // The OCR traineddata (German, English) and the tesseract WASM cores.
 for (const lang of ['deu', 'eng']) if (!inVsix.has(`extension/dist/tessdata/${lang}.traineddata`)) problems.push(`dist/tessdata/${lang}.traineddata missing from the VSIX (scripts/ocr/traineddata.sh)`);
+
+// Each tesseract core reads its .wasm from disk at run time (not through require): it must be packed beside its .js.
+for (const n of names.filter((f) => /^extension\/node_modules\/tesseract\.js-core\/tesseract-core[^/]*(?<!\.wasm)\.js$/.test(f))) {
+  if (!inVsix.has(n.replace(/\.js$/, '.wasm'))) problems.push(`${n.replace(/\.js$/, '.wasm')} missing from the VSIX (its core loads it at run time)`);
+}
 
 // 2. The bundles require only builtins, vscode and the external modules.
 const allowed = new Set(['vscode', ...EXTERNAL, ...builtinModules, ...builtinModules.map((m) => `node:${m}`)]);

@@ -157,13 +157,18 @@ export async function recognise(ctx: OcrContext, unit: string, render: () => Pro
   const langPath = findTessdata(languages, ctx.langPath);
   ctx.onPage?.();
   const image = await render();
-  const worker = await tesseract(languages, langPath);
+  let worker: TesseractWorker;
+  try {
+    worker = await tesseract(languages, langPath);
+  } catch (err) {
+    // Not the file's fault (a damaged traineddata, a missing WASM core): the same for every page and file.
+    throw new LoadError('no-text', `no extractable text (OCR needed; OCR could not start: ${messageOf(err)})`);
+  }
   let data: TesseractData;
   try {
     ({ data } = await worker.recognize(image, {}, { blocks: true, text: false }));
   } catch (err) {
-    const message = err instanceof Error ? err.message : String(err);
-    throw new LoadError('corrupt', `cannot read the image (${collapseWhitespace(message).slice(0, 160)}); the file may be damaged`);
+    throw new LoadError('corrupt', `cannot read the image (${messageOf(err)}); the file may be damaged`);
   }
   ocrStats.recognised++;
   const page = toPage(data);
@@ -178,6 +183,12 @@ export async function recognise(ctx: OcrContext, unit: string, render: () => Pro
     }
   }
   return page;
+}
+
+/** tesseract.js rejects with strings as well as Errors. */
+export function messageOf(err: unknown): string {
+  const message = err instanceof Error ? err.message : typeof err === 'string' ? err : JSON.stringify(err) ?? String(err);
+  return collapseWhitespace(message.replace(/^Error: /, '')).slice(0, 200);
 }
 
 function toPage(data: TesseractData): OcrPage {

@@ -2,7 +2,7 @@
 // font size. Every block knows its 1-based physical page.
 import { createIsomorphicCanvasFactory, getDocumentProxy, getResolvedPDFJS } from 'unpdf';
 import { LoadError, type Block, type ParsedDocument } from '../types';
-import { DEFAULT_OCR, fileHashOf, ocrBlocks, ocrStats, recognise, type OcrContext } from './ocr';
+import { DEFAULT_OCR, fileHashOf, messageOf, ocrBlocks, ocrStats, recognise, type OcrContext } from './ocr';
 import { buildFragments, composeSpacingAccents, dropRunningLines, joinLines, orderFragments, vocabularyOf, type LineFragment, type PdfTextItem } from './pdfLayout';
 import { collapseWhitespace, hasWords, normalizeUnicode } from './normalize';
 
@@ -235,6 +235,7 @@ async function recognisePages(
   const blocks: Block[] = [];
   const confidences: number[] = [];
   const cachedBefore = ocrStats.cached;
+  let failure: string | null = null;
   try {
     for (const n of pages) {
       try {
@@ -248,14 +249,18 @@ async function recognisePages(
           warnings.push(`scanned pages were not read: ${err.message}`);
           return none(err.message);
         }
-        warnings.push(`page ${n} could not be recognised (${(err as Error).message}); skipped`);
+        failure ??= messageOf(err);
+        warnings.push(`page ${n} could not be recognised (${messageOf(err)}); skipped`);
       }
     }
   } finally {
     if (doc) void (doc as { destroy(): Promise<void> }).destroy();
   }
   const confidence = confidences.length > 0 ? Math.round(confidences.reduce((s, c) => s + c, 0) / confidences.length) : 0;
-  return { blocks, pages: confidences.length, cached: ocrStats.cached - cachedBefore, confidence, reason: blocks.length === 0 ? 'no extractable text (OCR found no readable text on the scanned pages)' : null };
+  return { blocks, pages: confidences.length, cached: ocrStats.cached - cachedBefore, confidence, reason:
+      blocks.length > 0 ? null
+      : failure ? `no extractable text (OCR needed; recognising the scanned pages failed: ${failure})`
+      : 'no extractable text (OCR found no readable text on the scanned pages)' };
 }
 
 /** Groups ordered lines into paragraphs and headings per page. */
