@@ -15,7 +15,7 @@ import { createRetriever } from '../../src/rag/search';
 import { formatLocation } from '../../src/rag/answer/citations';
 import { LoadError, type ParsedDocument } from '../../src/rag/types';
 import { flatText } from './ingestHelpers';
-import { linnImages, mixedPdf, pngSize } from './ocrHelpers';
+import { linnImages, mixedPdf, pngSize, toBmp, toTiff, toWebp } from './ocrHelpers';
 
 const INTRO = 'state-of-the-art composition and performance tool';
 const FEATURES = 'Each of the 100 sequences contains 32 simultaneous';
@@ -138,6 +138,23 @@ describe('OCR: scanned pages and images', function () {
       assert.ok(typeof pdfHit.passage.loc.ocrConfidence === 'number', 'the passage does not say it holds recognised text');
     } finally {
       await engine.close();
+    }
+  });
+
+  it('TIFF, WebP and BMP of the same scan are read too (header dimensions checked first)', async () => {
+    const images = await linnImages();
+    const size = pngSize(images.top.png);
+    for (const [name, bytes] of [
+      ['scan.tif', await toTiff(images.top.png)],
+      ['scan.webp', await toWebp(images.top.png)],
+      ['scan.bmp', await toBmp(images.top.png)],
+    ] as const) {
+      const header = readImageHeader(bytes);
+      assert.deepEqual(header && { width: header.width, height: header.height }, size, name);
+      writeFileSync(path.join(dir, name), bytes);
+      const s = await settle(pool.parse(path.join(dir, name), opts));
+      assert.ok(s.doc, `${name}: ${String(s.error)}`);
+      assert.ok(flatText(s.doc).includes(INTRO), `${name}: ${flatText(s.doc)}`);
     }
   });
 

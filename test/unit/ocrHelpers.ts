@@ -79,3 +79,76 @@ export function mixedPdf(pageOneText: string, jpeg: Buffer, width: number, heigh
 export function pngSize(png: Buffer): { width: number; height: number } {
   return { width: png.readUInt32BE(16), height: png.readUInt32BE(20) };
 }
+
+/** RGBA pixels of a PNG (decoded with @napi-rs/canvas). */
+async function pixels(png: Buffer): Promise<{ width: number; height: number; data: Uint8ClampedArray }> {
+  // eslint-disable-next-line @typescript-eslint/no-require-imports
+  const { createCanvas, loadImage } = require('@napi-rs/canvas') as typeof import('@napi-rs/canvas');
+  const img = await loadImage(png);
+  const c = createCanvas(img.width, img.height);
+  const ctx = c.getContext('2d');
+  ctx.drawImage(img, 0, 0);
+  return { width: img.width, height: img.height, data: ctx.getImageData(0, 0, img.width, img.height).data };
+}
+
+/** An uncompressed 24-bit BMP of a PNG. */
+export async function toBmp(png: Buffer): Promise<Buffer> {
+  const { width, height, data } = await pixels(png);
+  const row = Math.ceil((width * 3) / 4) * 4;
+  const b = Buffer.alloc(54 + row * height);
+  b.write('BM', 0, 'latin1');
+  b.writeUInt32LE(b.length, 2);
+  b.writeUInt32LE(54, 10);
+  b.writeUInt32LE(40, 14);
+  b.writeInt32LE(width, 18);
+  b.writeInt32LE(height, 22);
+  b.writeUInt16LE(1, 26);
+  b.writeUInt16LE(24, 28);
+  b.writeUInt32LE(row * height, 34);
+  for (let y = 0; y < height; y++) {
+    const out = 54 + (height - 1 - y) * row;
+    for (let x = 0; x < width; x++) {
+      const i = (y * width + x) * 4;
+      b[out + x * 3] = data[i + 2];
+      b[out + x * 3 + 1] = data[i + 1];
+      b[out + x * 3 + 2] = data[i];
+    }
+  }
+  return b;
+}
+
+/** An uncompressed 8-bit greyscale TIFF (little-endian, one strip) of a PNG. */
+export async function toTiff(png: Buffer): Promise<Buffer> {
+  const { width, height, data } = await pixels(png);
+  const entries: Array<[number, number, number]> = [
+    [256, 3, width], [257, 3, height], [258, 3, 8], [259, 3, 1], [262, 3, 1], [273, 4, 0], [277, 3, 1], [278, 3, height], [279, 4, width * height],
+  ];
+  const ifd = 8;
+  const start = ifd + 2 + entries.length * 12 + 4;
+  const b = Buffer.alloc(start + width * height);
+  b.write('II', 0, 'latin1');
+  b.writeUInt16LE(42, 2);
+  b.writeUInt32LE(ifd, 4);
+  b.writeUInt16LE(entries.length, ifd);
+  entries.forEach(([tag, type, value], k) => {
+    const e = ifd + 2 + k * 12;
+    b.writeUInt16LE(tag, e);
+    b.writeUInt16LE(type, e + 2);
+    b.writeUInt32LE(1, e + 4);
+    const v = tag === 273 ? start : value;
+    if (type === 3) b.writeUInt16LE(v, e + 8);
+    else b.writeUInt32LE(v, e + 8);
+  });
+  for (let p = 0; p < width * height; p++) b[start + p] = Math.round((data[p * 4] + data[p * 4 + 1] + data[p * 4 + 2]) / 3);
+  return b;
+}
+
+/** WebP of a PNG (lossless-ish quality 95, @napi-rs/canvas). */
+export async function toWebp(png: Buffer): Promise<Buffer> {
+  // eslint-disable-next-line @typescript-eslint/no-require-imports
+  const { createCanvas, loadImage } = require('@napi-rs/canvas') as typeof import('@napi-rs/canvas');
+  const img = await loadImage(png);
+  const c = createCanvas(img.width, img.height);
+  c.getContext('2d').drawImage(img, 0, 0);
+  return c.encode('webp', 95);
+}
