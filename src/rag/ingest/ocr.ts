@@ -97,6 +97,19 @@ interface TesseractData {
 
 let engine: { key: string; worker: Promise<TesseractWorker> } | null = null;
 
+/** An idle tesseract worker (~100–200 MB with two languages) is ended after this long without a page. */
+const IDLE_MS = 60_000;
+let idleTimer: NodeJS.Timeout | null = null;
+
+function whenIdle(): void {
+  if (idleTimer) clearTimeout(idleTimer);
+  idleTimer = setTimeout(() => {
+    idleTimer = null;
+    void closeOcr();
+  }, IDLE_MS);
+  idleTimer.unref();
+}
+
 async function tesseract(languages: string[], langPath: string): Promise<TesseractWorker> {
   const key = `${languages.join('+')}@${langPath}`;
   if (engine?.key !== key) {
@@ -121,6 +134,8 @@ async function tesseract(languages: string[], langPath: string): Promise<Tessera
 
 /** Ends the tesseract worker (tests; the parser worker's own end also ends it). */
 export async function closeOcr(): Promise<void> {
+  if (idleTimer) clearTimeout(idleTimer);
+  idleTimer = null;
   const e = engine;
   engine = null;
   if (e) await e.worker.then((w) => w.terminate()).catch(() => undefined);
@@ -157,6 +172,9 @@ export async function recognise(ctx: OcrContext, unit: string, render: () => Pro
   const langPath = findTessdata(languages, ctx.langPath);
   ctx.onPage?.();
   const image = await render();
+  // Busy: no idle shutdown while a page is being recognised.
+  if (idleTimer) clearTimeout(idleTimer);
+  idleTimer = null;
   let worker: TesseractWorker;
   try {
     worker = await tesseract(languages, langPath);
@@ -168,9 +186,11 @@ export async function recognise(ctx: OcrContext, unit: string, render: () => Pro
   try {
     ({ data } = await worker.recognize(image, {}, { blocks: true, text: false }));
   } catch (err) {
+    whenIdle();
     throw new LoadError('corrupt', `cannot read the image (${messageOf(err)}); the file may be damaged`);
   }
   ocrStats.recognised++;
+  whenIdle();
   const page = toPage(data);
   if (file) {
     try {
