@@ -2,7 +2,7 @@
 // folder (dist/tessdata, built by scripts/ocr/traineddata.sh); nothing is fetched and tesseract.js writes no cache of
 // its own. Results are cached per (file content, page, languages) under <store>/ocr-cache, so a reindex or a rename
 // never recognises a page twice. The pool's hard deadline applies per recognised page (see OcrContext.onPage).
-import { createHash } from 'crypto';
+import { createHash, randomUUID } from 'crypto';
 import { existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from 'fs';
 import * as path from 'path';
 import { LoadError, type Block } from '../types';
@@ -195,7 +195,8 @@ export async function recognise(ctx: OcrContext, unit: string, render: () => Pro
   if (file) {
     try {
       mkdirSync(path.dirname(file), { recursive: true });
-      const tmp = `${file}.${process.pid}.${Date.now()}.tmp`;
+      // Two parser workers share the process: a unique temporary name, then an atomic rename.
+      const tmp = `${file}.${randomUUID()}.tmp`;
       writeFileSync(tmp, JSON.stringify(page));
       renameSync(tmp, file);
     } catch {
