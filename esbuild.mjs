@@ -1,5 +1,8 @@
 // Bundles the extension host entry and the CLI. LanceDB's native module stays external
-// (it is loaded from node_modules at run time and shipped inside the platform VSIX).
+// (it is loaded from node_modules at run time and shipped inside the platform VSIX). So do tesseract.js (it starts its
+// own worker script and loads its WASM core from node_modules) and @napi-rs/canvas (native binary).
+// Before bundling, scripts/ocr/traineddata.sh puts the OCR traineddata (deu, eng) into dist/tessdata.
+import { spawnSync } from 'node:child_process';
 import * as esbuild from 'esbuild';
 
 const production = process.argv.includes('--production');
@@ -12,7 +15,7 @@ const common = {
   format: 'cjs',
   sourcemap: !production,
   minify: production,
-  external: ['vscode', '@lancedb/lancedb', 'apache-arrow'],
+  external: ['vscode', '@lancedb/lancedb', 'apache-arrow', 'tesseract.js', '@napi-rs/canvas'],
   logLevel: 'info',
 };
 
@@ -23,6 +26,12 @@ const entries = [
   { entryPoints: ['src/cli.ts'], outfile: 'dist/cli.js', banner: { js: '#!/usr/bin/env node' } },
   { entryPoints: ['src/rag/ingest/parseWorker.ts'], outfile: 'dist/parseWorker.js' },
 ];
+
+if (process.env.DOCS_RAG_SKIP_TRAINEDDATA !== '1') {
+  const r = spawnSync('bash', ['scripts/ocr/traineddata.sh'], { stdio: 'inherit' });
+  // Without traineddata the build still works; OCR then reports per file that it is unavailable.
+  if (r.status !== 0) console.warn('[build] WARNING: OCR traineddata not installed (scripts/ocr/traineddata.sh failed); OCR will be unavailable');
+}
 
 const contexts = await Promise.all(entries.map((e) => esbuild.context({ ...common, ...e })));
 if (watch) {

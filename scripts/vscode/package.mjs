@@ -20,7 +20,16 @@ const BINARY = {
   'win32-arm64': '@lancedb/lancedb-win32-arm64-msvc',
 };
 const HOST_BINARY = BINARY['linux-x64'];
-const EXTERNAL = ['@lancedb/lancedb', 'apache-arrow'];
+const EXTERNAL = ['@lancedb/lancedb', 'apache-arrow', 'tesseract.js', '@napi-rs/canvas'];
+// Loaded at run time by tesseract.js's own worker thread (not reachable from require('tesseract.js')): traced as well.
+const WORKER_MODULES = [
+  'tesseract.js/src/worker-script/index.js', 'tesseract.js/src/worker-script/node/getCore.js',
+  'tesseract.js/src/worker-script/node/gunzip.js', 'tesseract.js/src/worker-script/node/cache.js',
+  // tesseract.js 7 passes a boolean where node's getCore expects an OEM, so Node loads the full (non-LSTM-only) cores.
+  'tesseract.js-core/tesseract-core-relaxedsimd', 'tesseract.js-core/tesseract-core-simd', 'tesseract.js-core/tesseract-core',
+  'tesseract.js-core/tesseract-core-relaxedsimd-lstm', 'tesseract.js-core/tesseract-core-simd-lstm', 'tesseract.js-core/tesseract-core-lstm',
+];
+const CANVAS_BINARY = { 'linux-x64': '@napi-rs/canvas-linux-x64-gnu', 'linux-arm64': '@napi-rs/canvas-linux-arm64-gnu', 'alpine-x64': '@napi-rs/canvas-linux-x64-musl', 'alpine-arm64': '@napi-rs/canvas-linux-arm64-musl', 'darwin-arm64': '@napi-rs/canvas-darwin-arm64', 'win32-x64': '@napi-rs/canvas-win32-x64-msvc', 'win32-arm64': '@napi-rs/canvas-win32-arm64-msvc' };
 
 function fail(msg) {
   console.error(`[package] ERROR: ${msg}`);
@@ -61,7 +70,7 @@ if (binaryPkg !== HOST_BINARY) {
   const dir = path.join(root, 'out/vscode-package');
   mkdirSync(dir, { recursive: true });
   ignoreFile = path.join(dir, `vscodeignore-${target}`);
-  writeFileSync(ignoreFile, readFileSync(path.join(root, '.vscodeignore'), 'utf8').split(HOST_BINARY).join(binaryPkg));
+  writeFileSync(ignoreFile, readFileSync(path.join(root, '.vscodeignore'), 'utf8').split(HOST_BINARY).join(binaryPkg).split(CANVAS_BINARY['linux-x64']).join(CANVAS_BINARY[target]));
 }
 
 run(
@@ -89,7 +98,7 @@ const problems = [];
 // 1. The traced runtime closure of the external modules (on this host; the binary swapped for foreign targets).
 const trace = spawnSync(
   process.execPath,
-  ['-e', `${EXTERNAL.map((m) => `require(${JSON.stringify(m)});`).join('')}console.log(JSON.stringify(Object.keys(require.cache)))`],
+  ['-e', `${[...EXTERNAL, ...WORKER_MODULES].map((m) => `require(${JSON.stringify(m)});`).join('')}console.log(JSON.stringify(Object.keys(require.cache)))`],
   { cwd: root, encoding: 'utf8' },
 );
 if (trace.status !== 0) fail(`could not load ${EXTERNAL.join(', ')} to trace their runtime files: ${trace.stderr}`);
@@ -98,6 +107,7 @@ const runtimeFiles = JSON.parse(trace.stdout)
   .filter((f) => f.startsWith('node_modules/'));
 for (const f of runtimeFiles) {
   if (f.startsWith(`node_modules/${HOST_BINARY}/`) && binaryPkg !== HOST_BINARY) continue;
+  if (f.startsWith(`node_modules/${CANVAS_BINARY['linux-x64']}/`) && target !== 'linux-x64') continue;
   if (!inVsix.has(`extension/${f}`)) problems.push(`runtime file missing from the VSIX: ${f}`);
 }
 if (!names.some((n) => n.startsWith(`extension/node_modules/${binaryPkg}/`) && n.endsWith('.node'))) {
@@ -105,6 +115,14 @@ if (!names.some((n) => n.startsWith(`extension/node_modules/${binaryPkg}/`) && n
 }
 for (const other of Object.values(BINARY)) {
   if (other !== binaryPkg && names.some((n) => n.startsWith(`extension/node_modules/${other}/`))) problems.push(`foreign binary ${other} packed`);
+}
+
+// The OCR traineddata (German, English) and the tesseract WASM cores.
+for (const lang of ['deu', 'eng']) if (!inVsix.has(`extension/dist/tessdata/${lang}.traineddata`)) problems.push(`dist/tessdata/${lang}.traineddata missing from the VSIX (scripts/ocr/traineddata.sh)`);
+
+// Each tesseract core reads its .wasm from disk at run time (not through require): it must be packed beside its .js.
+for (const n of names.filter((f) => /^extension\/node_modules\/tesseract\.js-core\/tesseract-core[^/]*(?<!\.wasm)\.js$/.test(f))) {
+  if (!inVsix.has(n.replace(/\.js$/, '.wasm'))) problems.push(`${n.replace(/\.js$/, '.wasm')} missing from the VSIX (its core loads it at run time)`);
 }
 
 // 2. The bundles require only builtins, vscode and the external modules.

@@ -11,7 +11,8 @@ export class UsageError extends Error {}
 /** Each command's usage: its synopsis and what its flags do (printed by `docs-rag <command> --help`). */
 export const COMMAND_USAGE: Record<string, string> = {
   index: `docs-rag index <folder> [--store DIR] [--embedder builtin|ollama] [--model NAME] [--ollama-host URL] [--full]
-               [--enrich contextual,summaries] [--enrich-model NAME] [--json]
+               [--enrich contextual,summaries] [--enrich-model NAME] [--follow-external-symlinks] [--wait|--no-wait]
+               [--ocr on|off] [--ocr-langs deu+eng] [--ocr-max-pages N] [--json]
   Indexes the documents of <folder> (incremental: unchanged files are skipped).
     --store DIR              where the index lives (default <folder>/.docs-rag)
     --embedder builtin|ollama, --model NAME   the embedder (default builtin; --model alone means ollama)
@@ -20,6 +21,9 @@ export const COMMAND_USAGE: Record<string, string> = {
     --enrich contextual,summaries, --enrich-model NAME   LLM enrichments at indexing time (Ollama)
     --follow-external-symlinks   also index files that symbolic links point to outside <folder>
     --wait | --no-wait       when another process writes this index: wait for it (default), or exit 1 at once
+    --ocr on|off             read scanned PDF pages and images by OCR (default on)
+    --ocr-langs L            OCR languages, tesseract codes joined by + (default deu+eng)
+    --ocr-max-pages N        at most N scanned pages of one file are recognised (default 50)
     --json                   print the result as one JSON object
 `,
   search: `docs-rag search "<query>" --folder <folder> [--store DIR] [--k N] [--config NAME] [--trace] [--json]

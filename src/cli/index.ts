@@ -4,6 +4,7 @@ import * as path from 'node:path';
 import { openEngine, type EngineConfigOverrides } from '../rag/engine';
 import { describeHolder } from '../rag/index/writerLock';
 import { indexFolder, type IndexProgress, type IndexRunResult } from '../rag/index/indexer';
+import { defaultConfig, type OcrConfig } from '../rag/config';
 import { UsageError, parse, printJson, resolveStore } from './common';
 
 export async function run(argv: string[]): Promise<number> {
@@ -19,6 +20,9 @@ export async function run(argv: string[]): Promise<number> {
     json: { type: 'boolean' },
     wait: { type: 'boolean' },
     'no-wait': { type: 'boolean' },
+    ocr: { type: 'string' },
+    'ocr-langs': { type: 'string' },
+    'ocr-max-pages': { type: 'string' },
   });
   if (values.wait && values['no-wait']) throw new UsageError('--wait and --no-wait exclude each other');
   if (positionals.length !== 1) throw new UsageError('index needs exactly one <folder>');
@@ -36,11 +40,12 @@ export async function run(argv: string[]): Promise<number> {
   if (values['ollama-host']) embed.ollamaHost = values['ollama-host'];
 
   const enrich = enrichOption(values.enrich, values['enrich-model']);
+  const ocr = ocrOption(values.ocr, values['ocr-langs'], values['ocr-max-pages']);
 
   const engine = await openEngine({
     folder,
     storeDir: resolveStore(folder, values.store),
-    config: { embed, ...(enrich ? { enrich } : {}), ...(values['follow-external-symlinks'] ? { ingest: { followExternalSymlinks: true } } : {}) },
+    config: { embed, ...(enrich ? { enrich } : {}), ingest: { ocr, ...(values['follow-external-symlinks'] ? { followExternalSymlinks: true } : {}) } },
     embedderOverride: provider !== undefined,
   });
   const bar = process.stderr.isTTY ? new ProgressBar() : null;
@@ -135,4 +140,23 @@ function enrichOption(list: string | undefined, model: string | undefined): Engi
   const unknown = kinds.filter((k) => k !== 'contextual' && k !== 'summaries');
   if (kinds.length === 0 || unknown.length) throw new UsageError(`--enrich takes contextual, summaries or both (comma-separated), got "${list}"`);
   return { contextual: kinds.includes('contextual'), summaries: kinds.includes('summaries'), ...(model ? { model } : {}) };
+}
+
+/** `--ocr on|off`, `--ocr-langs deu+eng`, `--ocr-max-pages N`: OCR of scanned PDF pages and images (default on, deu+eng, 50). */
+export function ocrOption(onOff: string | undefined, langs: string | undefined, maxPages: string | undefined): OcrConfig {
+  const ocr = { ...defaultConfig().ingest.ocr! };
+  if (onOff !== undefined) {
+    if (onOff !== 'on' && onOff !== 'off') throw new UsageError(`--ocr must be on or off, got "${onOff}"`);
+    ocr.enabled = onOff === 'on';
+  }
+  if (langs !== undefined) {
+    if (!/^[a-z_]{3,12}(\+[a-z_]{3,12})*$/i.test(langs)) throw new UsageError(`--ocr-langs takes tesseract codes joined by "+", e.g. deu+eng; got "${langs}"`);
+    ocr.languages = langs;
+  }
+  if (maxPages !== undefined) {
+    const n = Number(maxPages);
+    if (!Number.isInteger(n) || n < 0) throw new UsageError(`--ocr-max-pages must be a whole number ≥ 0, got "${maxPages}"`);
+    ocr.maxPages = n;
+  }
+  return ocr;
 }

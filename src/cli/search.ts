@@ -44,7 +44,8 @@ export async function run(argv: string[]): Promise<number> {
     hits.forEach((h, i) => {
       const where = h.page !== undefined ? `p. ${h.page}${h.pageEnd ? `-${h.pageEnd}` : ''}` : h.startLine !== undefined ? `L${h.startLine}-${h.endLine}` : h.quote ? `"${h.quote.slice(0, 40)}…"` : '';
       const snippet = h.text.replace(/\s+/g, ' ').slice(0, 160);
-      process.stdout.write(`${String(i + 1).padStart(2)}. ${h.path} ${where}  [${h.score.toFixed(4)}] ${h.heading ? `— ${h.heading}` : ''}\n    ${snippet}\n`);
+      const ocr = h.ocr ? `  (${h.ocr.note}, confidence ${h.ocr.confidence}%)` : '';
+      process.stdout.write(`${String(i + 1).padStart(2)}. ${h.path} ${where}  [${h.score.toFixed(4)}]${ocr} ${h.heading ? `— ${h.heading}` : ''}\n    ${snippet}\n`);
     });
     if (values.trace) {
       const a = result.analysis;

@@ -14,6 +14,16 @@ export interface IngestConfig {
   workers: number;
   /** Index files that symbolic links point to outside the folder (default false: such links are skipped). */
   followExternalSymlinks?: boolean;
+  /** OCR of scanned PDF pages and images (tesseract.js, offline); absent = defaults (on, deu+eng, 50 pages). */
+  ocr?: OcrConfig;
+}
+
+export interface OcrConfig {
+  enabled: boolean;
+  /** tesseract language codes joined by '+' (traineddata must be in dist/tessdata or DOCS_RAG_TESSDATA). */
+  languages: string;
+  /** At most this many scanned pages of one file are recognised. */
+  maxPages: number;
 }
 
 export interface ChunkSize {
@@ -23,7 +33,7 @@ export interface ChunkSize {
 
 export interface ChunkConfig {
   /** Target passage size / overlap in characters, per format. */
-  sizes: Record<'pdf' | 'txt' | 'md' | 'docx' | 'html' | 'pptx' | 'xlsx', ChunkSize>;
+  sizes: Record<'pdf' | 'txt' | 'md' | 'docx' | 'html' | 'pptx' | 'xlsx' | 'image', ChunkSize>;
   /** Fragments under this many characters merge with a neighbour. */
   minSize: number;
   /** 'structural' (default): whole blocks and sentences packed up to the size; 'semantic': sentences grouped
@@ -60,7 +70,7 @@ export interface EngineConfig {
   enrich?: EnrichConfig;
 }
 
-export const DEFAULT_INCLUDE = ['**/*.{md,markdown,txt,html,htm,pdf,docx,pptx,xlsx}'];
+export const DEFAULT_INCLUDE = ['**/*.{md,markdown,txt,html,htm,pdf,docx,pptx,xlsx,png,jpg,jpeg,tif,tiff,webp,bmp}'];
 export const DEFAULT_EXCLUDE = ['**/node_modules/**', '**/.git/**', '**/.docs-rag/**'];
 export const DEFAULT_STORE_DIRNAME = '.docs-rag';
 export const DEFAULT_OLLAMA_HOST = 'http://127.0.0.1:11434';
@@ -75,6 +85,7 @@ export function defaultConfig(): EngineConfig {
       parseTimeoutMs: 30_000,
       workers: 2,
       followExternalSymlinks: false,
+      ocr: { enabled: true, languages: 'deu+eng', maxPages: 50 },
     },
     chunk: {
       sizes: {
@@ -87,6 +98,7 @@ export function defaultConfig(): EngineConfig {
         html: { size: 1500, overlap: 225 },
         pptx: { size: 1200, overlap: 0 },
         xlsx: { size: 1500, overlap: 0 },
+        image: { size: 1200, overlap: 0 },
       },
       minSize: 120,
     },

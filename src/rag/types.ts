@@ -2,7 +2,7 @@
 // from another stage's internals. This file (and all of src/rag) never imports `vscode`.
 
 /** Document formats the loaders understand. */
-export type DocFormat = 'md' | 'txt' | 'html' | 'pdf' | 'docx' | 'pptx' | 'xlsx';
+export type DocFormat = 'md' | 'txt' | 'html' | 'pdf' | 'docx' | 'pptx' | 'xlsx' | 'image';
 
 /** Languages we analyse specially; everything else is 'other' (indexed with English analysis). */
 export type Lang = 'de' | 'en' | 'other';
@@ -12,6 +12,9 @@ export type Lang = 'de' | 'en' | 'other';
  * - text formats (md, txt, html): 1-based inclusive line numbers of the file as stored (split on \n).
  * - pdf: 1-based physical page index (as unpdf/pdf.js count them); pageEnd when a passage spans pages.
  * - docx/pptx/xlsx: character offsets into the extracted text, and a short verbatim quote.
+ * - image: the file itself, and a quote of the first recognised line.
+ * Text recognised by OCR (scanned PDF pages, images) carries `ocrConfidence`, the mean word confidence 0–100
+ * (the lowest of its blocks for a passage).
  */
 export interface SourceLocation {
   startLine?: number;
@@ -21,6 +24,8 @@ export interface SourceLocation {
   startOffset?: number;
   endOffset?: number;
   quote?: string;
+  /** Set when the text was recognised by OCR: tesseract's mean confidence 0–100. */
+  ocrConfidence?: number;
 }
 
 export type BlockKind = 'heading' | 'paragraph' | 'list' | 'table' | 'code';

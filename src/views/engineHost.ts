@@ -36,6 +36,7 @@ export function engineConfigFromSettings(folder: vscode.WorkspaceFolder): Engine
   config.ingest.exclude = s.exclude;
   config.ingest.maxFileSizeMB = s.maxFileSizeMB;
   config.ingest.followExternalSymlinks = s.followExternalSymlinks;
+  config.ingest.ocr = { enabled: s.ocrEnabled, languages: s.ocrLanguages, maxPages: s.ocrMaxPages };
   config.embed.provider = s.embedder;
   config.embed.model = s.ollamaEmbedModel;
   config.embed.ollamaHost = s.ollamaHost;

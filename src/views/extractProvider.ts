@@ -5,6 +5,7 @@ import { containedRelPath } from '../rag/index/pathFilter';
 import type { Passage } from '../rag/types';
 import type { EngineHost } from './engineHost';
 import { fileUri } from './locations';
+import { OCR_NOTE } from '../rag/search/hitJson';
 
 export const EXTRACT_SCHEME = 'docs-rag-extract';
 
@@ -22,8 +23,10 @@ export function extractUri(folder: vscode.WorkspaceFolder, rel: string): vscode.
 }
 
 function pageHeader(p: Passage): string | undefined {
-  if (p.loc.page) return p.loc.pageEnd && p.loc.pageEnd !== p.loc.page ? `Pages ${p.loc.page}-${p.loc.pageEnd}` : `Page ${p.loc.page}`;
-  return undefined;
+  // Recognised text says so (and how sure the OCR was) in the page line.
+  const ocr = p.loc.ocrConfidence !== undefined ? ` (${OCR_NOTE}, confidence ${p.loc.ocrConfidence}%)` : '';
+  if (p.loc.page) return (p.loc.pageEnd && p.loc.pageEnd !== p.loc.page ? `Pages ${p.loc.page}-${p.loc.pageEnd}` : `Page ${p.loc.page}`) + ocr;
+  return ocr ? `Image: ${ocr.trim().slice(1, -1)}` : undefined;
 }
 
 /**

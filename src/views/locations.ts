@@ -2,6 +2,7 @@
 // the read-only extracted-text document of a PDF / DOCX / PPTX / XLSX file.
 import * as vscode from 'vscode';
 import type { Passage } from '../rag/types';
+import { ocrSuffix } from '../rag/search/hitJson';
 import type { ExtractedTextProvider } from './extractProvider';
 
 const TEXT_FORMATS = new Set(['md', 'txt', 'html']);
@@ -20,8 +21,9 @@ export function locationLabel(passage: Passage): string {
   if (isTextFormat(passage.format) && loc.startLine) {
     return loc.endLine && loc.endLine !== loc.startLine ? `${passage.path}:${loc.startLine}-${loc.endLine}` : `${passage.path}:${loc.startLine}`;
   }
-  if (loc.page) return loc.pageEnd && loc.pageEnd !== loc.page ? `${passage.path}, pp. ${loc.page}-${loc.pageEnd}` : `${passage.path}, p. ${loc.page}`;
-  return passage.path;
+  const ocr = ocrSuffix(loc);
+  if (loc.page) return (loc.pageEnd && loc.pageEnd !== loc.page ? `${passage.path}, pp. ${loc.page}-${loc.pageEnd}` : `${passage.path}, p. ${loc.page}`) + ocr;
+  return passage.path + ocr;
 }
 
 export class Locator {

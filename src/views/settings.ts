@@ -10,6 +10,9 @@ export interface DocsRagSettings {
   exclude: string[];
   maxFileSizeMB: number;
   followExternalSymlinks: boolean;
+  ocrEnabled: boolean;
+  ocrLanguages: string;
+  ocrMaxPages: number;
   embedder: 'builtin' | 'ollama';
   ollamaHost: string;
   ollamaEmbedModel: string;
@@ -59,6 +62,9 @@ export function readSettings(scope?: vscode.ConfigurationScope): DocsRagSettings
     exclude: [...stringList(c.get('exclude'), DEFAULT_EXCLUDE), ...filesExcludeGlobs(filesExclude)],
     maxFileSizeMB: num(c.get('maxFileSizeMB'), 50),
     followExternalSymlinks: c.get<boolean>('index.followExternalSymlinks') === true,
+    ocrEnabled: c.get<boolean>('ocr.enabled') !== false,
+    ocrLanguages: /^[a-z_]{3,12}(\+[a-z_]{3,12})*$/i.test(c.get<string>('ocr.languages') ?? '') ? c.get<string>('ocr.languages')! : 'deu+eng',
+    ocrMaxPages: Math.max(0, Math.floor(num(c.get('ocr.maxPages'), 50))),
     embedder: oneOf(c.get('embedder'), ['builtin', 'ollama'] as const, 'builtin'),
     ollamaHost: c.get<string>('ollama.host') || DEFAULT_OLLAMA_HOST,
     ollamaEmbedModel: c.get<string>('ollama.embedModel') || DEFAULT_OLLAMA_EMBED_MODEL,
@@ -78,4 +84,4 @@ export function readSettings(scope?: vscode.ConfigurationScope): DocsRagSettings
 }
 
 /** Settings whose change needs the engines to be reopened (a different index layout or embedder). */
-export const ENGINE_SETTINGS = ['docsRag.include', 'docsRag.exclude', 'docsRag.maxFileSizeMB', 'docsRag.index.followExternalSymlinks', 'docsRag.embedder', 'docsRag.ollama.host', 'docsRag.ollama.embedModel', 'docsRag.enrich.contextual', 'docsRag.enrich.summaries', 'docsRag.ollama.chatModel', 'files.exclude'];
+export const ENGINE_SETTINGS = ['docsRag.include', 'docsRag.exclude', 'docsRag.maxFileSizeMB', 'docsRag.index.followExternalSymlinks', 'docsRag.ocr.enabled', 'docsRag.ocr.languages', 'docsRag.ocr.maxPages', 'docsRag.embedder', 'docsRag.ollama.host', 'docsRag.ollama.embedModel', 'docsRag.enrich.contextual', 'docsRag.enrich.summaries', 'docsRag.ollama.chatModel', 'files.exclude'];

@@ -90,6 +90,24 @@ describe('docs-rag index / status (CLI end to end)', function () {
     assert.match(humanIndex.stdout, /Indexed: 3 documents/);
   });
 
+  it('--ocr off / --ocr-langs: an image gets the per-file reason; bad values are usage errors', async () => {
+    const dir = tmp('docs-rag-cli-ocr-');
+    // A valid PNG header (16 × 16): the header check passes, then OCR is off.
+    const png = Buffer.alloc(64);
+    Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0, 0, 0, 13, 0x49, 0x48, 0x44, 0x52, 0, 0, 0, 16, 0, 0, 0, 16]).copy(png);
+    fs.writeFileSync(path.join(dir, 'scan.png'), png);
+    fs.writeFileSync(path.join(dir, 'note.md'), '# Note\n\nA short note about the scanner.\n');
+    const r = await cli(['index', dir, '--ocr', 'off', '--json']);
+    assert.equal(r.code, 0, r.stderr);
+    const errors = r.json?.errors as { path: string; reason: string }[];
+    assert.deepEqual(errors.map((e) => e.path), ['scan.png']);
+    assert.match(errors[0].reason, /OCR is turned off/);
+    assert.equal((await cli(['index', dir, '--ocr', 'maybe'])).code, 2);
+    assert.equal((await cli(['index', dir, '--ocr-langs', 'deu;rm -rf'])).code, 2);
+    assert.equal((await cli(['index', dir, '--ocr-max-pages', '-1'])).code, 2);
+    fs.rmSync(dir, { recursive: true, force: true });
+  });
+
   it('bad usage exits 2; an unreachable Ollama exits 1 with the fix; status without an index says how to build it', async () => {
     assert.equal((await cli(['index'])).code, 2);
     assert.equal((await cli(['index', folder, '--bogus'])).code, 2);
@@ -156,6 +174,7 @@ describe('docs-rag index / status (CLI end to end)', function () {
     fs.rmSync(store, { recursive: true, force: true });
   });
 
+  const RECOGNISED_BY_OCR = new Set(['pdf/c02-22.pdf', 'pdf/linn.pdf', 'pdf/masks.pdf']);
   it('indexes realdocs in one run: every file indexed or listed with the reason its MANIFEST row expects', async () => {
     const store = tmp('docs-rag-cli-real-');
     const t0 = Date.now();
@@ -172,7 +191,11 @@ describe('docs-rag index / status (CLI end to end)', function () {
     for (const [file, , , , expected, contains] of rows) {
       const reason = errors.get(file);
       if (file.startsWith('hazardous/')) continue; // indexed, or a timeout / empty result: both allowed
-      if (/must fail/.test(expected)) {
+      if (RECOGNISED_BY_OCR.has(file)) {
+        // The MANIFEST says "OCR needed"; with OCR (issue 10) these image-only PDFs are indexed.
+        assert.equal(reason, undefined, `${file} should be indexed by OCR, got: ${reason}`);
+        indexed++;
+      } else if (/must fail/.test(expected)) {
         assert.ok(reason, `${file} must be in errors`);
         if (/password/i.test(expected) || /protected/i.test(file)) assert.match(reason, /password-protected/, file);
       } else if (/no text|no real text|no extractable/i.test(expected)) {

@@ -4,6 +4,7 @@ import { readFileSync } from 'fs';
 import * as path from 'path';
 import { extractText } from 'unpdf';
 import { parseBytes } from '../../src/rag/ingest';
+import { DEFAULT_OCR } from '../../src/rag/ingest/ocr';
 import { buildFragments, composeSpacingAccents, dropRunningLines, joinLines, orderFragments, type LineFragment } from '../../src/rag/ingest/pdfLayout';
 import { LoadError, type ParsedDocument } from '../../src/rag/types';
 import { REALDOCS } from './ingestHelpers';
@@ -135,9 +136,10 @@ describe('PDF loader', function () {
   });
 
   it('reports password, scans, blank pages and damage as per-file outcomes', async () => {
-    const outcome = async (name: string) => parseBytes(pdf(name), 'pdf', name).then(() => null, (e: unknown) => e as LoadError);
+    // OCR off: scans report that they need it (OCR itself: ingest.ocr.test.ts, ingest.manifest.test.ts).
+    const outcome = async (name: string) => parseBytes(pdf(name), 'pdf', name, { ...DEFAULT_OCR, enabled: false }).then(() => null, (e: unknown) => e as LoadError);
     assert.deepEqual(await outcome('issue6010_1.pdf').then((e) => [e?.kind, e?.message]), ['password-protected', 'skipped: password-protected']);
-    assert.deepEqual(await outcome('c02-22.pdf').then((e) => [e?.kind, e?.message]), ['no-text', 'no extractable text (OCR needed)']);
+    assert.deepEqual(await outcome('c02-22.pdf').then((e) => [e?.kind, e?.message]), ['no-text', 'no extractable text (OCR needed; OCR is turned off: docsRag.ocr.enabled / --ocr on)']);
     assert.deepEqual(await outcome('empty.pdf').then((e) => [e?.kind, e?.message]), ['no-text', 'no extractable text']);
     const invalid = await outcome('invalid.pdf');
     assert.equal(invalid?.kind, 'corrupt');

@@ -1,6 +1,7 @@
 // Citation markers: parse [n] / [1, 2] / [1-3] in generated text, drop numbers that match no source, and resolve
 // the rest to passages with their file locations.
 import type { Passage } from '../types';
+import { ocrSuffix } from '../search/hitJson';
 import type { Citation, NumberedSource } from './types';
 
 /** Matches [1], [1, 2], [1;2], [1-3], [1–3] (not Markdown links "[text](url)" nor "[x]"). */
@@ -95,6 +96,10 @@ export function resolveCitations(text: string, sources: NumberedSource[]): Citat
 
 /** A short human-readable location: "path:12-18", "file.pdf p. 3", "file.docx “quote…”". */
 export function formatLocation(c: Pick<Citation, 'path' | 'loc'>): string {
+  return placeOf(c) + ocrSuffix(c.loc);
+}
+
+function placeOf(c: Pick<Citation, 'path' | 'loc'>): string {
   const { loc } = c;
   if (loc.page !== undefined) {
     return loc.pageEnd !== undefined && loc.pageEnd !== loc.page ? `${c.path} pp. ${loc.page}-${loc.pageEnd}` : `${c.path} p. ${loc.page}`;

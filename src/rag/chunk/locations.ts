@@ -3,7 +3,7 @@
 import type { Block, DocFormat, SourceLocation } from '../types';
 
 /** Formats cited by character offsets and a verbatim quote. */
-const QUOTED_FORMATS: ReadonlySet<DocFormat> = new Set<DocFormat>(['docx', 'pptx', 'xlsx']);
+const QUOTED_FORMATS: ReadonlySet<DocFormat> = new Set<DocFormat>(['docx', 'pptx', 'xlsx', 'image']);
 
 export const MAX_QUOTE_CHARS = 200;
 
@@ -50,6 +50,8 @@ export function unionLocations(locs: SourceLocation[]): SourceLocation {
     lastPage = max(lastPage, l.pageEnd ?? l.page);
     out.startOffset = min(out.startOffset, l.startOffset);
     out.endOffset = max(out.endOffset, l.endOffset);
+    // Recognised text: the passage is as trustworthy as its weakest block.
+    out.ocrConfidence = min(out.ocrConfidence, l.ocrConfidence);
   }
   if (out.page !== undefined && lastPage !== undefined && lastPage > out.page) out.pageEnd = lastPage;
   for (const k of Object.keys(out) as (keyof SourceLocation)[]) if (out[k] === undefined) delete out[k];

@@ -1,11 +1,13 @@
 // The incremental, crash-safe indexer: walk → plan → (hash → parse in workers → chunk → embed) for changed files, with a
 // bounded number of files in flight, and batched writes through the store (each file's passages replaced in one commit).
+import * as path from 'path';
 import { acquireWriterLock, WriterLockAbortedError, type LockHolder } from './writerLock';
 import type { Engine } from '../engine';
 import { chunkDocument } from '../chunk';
 import { EnrichRun, enrichForIndex, pruneEnrichCache } from '../enrich';
 import type { FileRecord, FileStatus, FileUpdate } from '../store/types';
 import { LoadError, type IndexedPassage } from '../types';
+import { DEFAULT_OCR, type OcrOptions } from '../ingest/ocr';
 import { expectedKey, hashFile, pipelineFingerprint, planChanges, recordKey, type Candidate, type IndexPlan } from './plan';
 import { statPaths, walkFolder, type WalkEntry } from './walk';
 import { annotateCompounds, compoundParts, embeddingText } from '../chunk/compounds';
@@ -130,11 +132,13 @@ async function runIndex(engine: Engine, o: IndexOptions): Promise<IndexRunResult
   await embedder.init(signal);
   const info = { id: embedder.id, model: embedder.model, dimension: embedder.dimension };
   // Enrichment settings are part of the key: changing them redoes every file (never a mix of enriched and plain passages).
+  // OCR settings decide what scanned pages and images yield (a file that had "OCR needed" is redone when OCR is on).
+  const ocr = { ...DEFAULT_OCR, ...config.ingest.ocr };
   const enrich = config.enrich && (config.enrich.contextual || config.enrich.summaries) ? config.enrich : undefined;
   // So are the chunking settings and the pipeline version: a file chunked another way is redone, not kept.
-  const embedderKey = `${info.id}:${info.model}${enrich ? `+enrich(${enrich.contextual ? 'c' : ''}${enrich.summaries ? 's' : ''}:${enrich.model ?? 'default'})` : ''}+${pipelineFingerprint(config.chunk)}`;
+  const embedderKey = `${info.id}:${info.model}${enrich ? `+enrich(${enrich.contextual ? 'c' : ''}${enrich.summaries ? 's' : ''}:${enrich.model ?? 'default'})` : ''}+${pipelineFingerprint(config.chunk)}${ocrKey(ocr)}`;
   // A file stored without its enrichment (model down or failing) is keyed as plain: the next run enriches it.
-  const plainKey = `${info.id}:${info.model}+${pipelineFingerprint(config.chunk)}`;
+  const plainKey = `${info.id}:${info.model}+${pipelineFingerprint(config.chunk)}${ocrKey(ocr)}`;
   // The enrichment outage state is this run's: a model down now is asked again by the next run.
   const enrichRun = new EnrichRun();
   // We hold the writer lock: a run mark left in meta.json is a run that was killed (whatever its pid is now).
@@ -257,6 +261,8 @@ async function runIndex(engine: Engine, o: IndexOptions): Promise<IndexRunResult
         timeoutMs: config.ingest.parseTimeoutMs,
         maxFileSizeMB: config.ingest.maxFileSizeMB,
         signal,
+        // Recognised pages are cached by content hash in the store: a reindex or a rename never recognises twice.
+        ocr: { ...ocr, cacheDir: path.join(engine.storeDir, 'ocr-cache') },
       });
       passages = chunkDocument(doc, { path: entry.path, fileHash: hash }, config.chunk);
       if (passages.length === 0) throw new LoadError('no-text', 'no extractable text');
@@ -424,4 +430,9 @@ export function describeFailure(err: unknown): { status: FileStatus; reason: str
 
 function errText(err: unknown): string {
   return err instanceof Error ? err.message : String(err);
+}
+
+/** Part of every file record's key: OCR on (with its languages) or off. */
+function ocrKey(ocr: OcrOptions): string {
+  return ocr.enabled ? `+ocr(${ocr.languages})` : '+ocr(off)';
 }

@@ -12,6 +12,14 @@ const BY_EXTENSION: Record<string, DocFormat> = {
   '.docx': 'docx',
   '.pptx': 'pptx',
   '.xlsx': 'xlsx',
+  // Images are read by OCR (ingest/image.ts).
+  '.png': 'image',
+  '.jpg': 'image',
+  '.jpeg': 'image',
+  '.tif': 'image',
+  '.tiff': 'image',
+  '.webp': 'image',
+  '.bmp': 'image',
 };
 
 /** The format of a file by its extension (case-insensitive), or null when the loaders do not handle it. */

@@ -4,6 +4,7 @@
 import { LoadError, type DocFormat, type ParsedDocument } from '../types';
 import { rejectCfbOffice } from './encrypted';
 import { hasWords } from './normalize';
+import type { OcrContext } from './ocr';
 
 /* eslint-disable @typescript-eslint/no-require-imports */
 const loaders = {
@@ -14,10 +15,12 @@ const loaders = {
   docx: () => (require('./docx') as typeof import('./docx')).parseDocx,
   pptx: () => (require('./pptx') as typeof import('./pptx')).parsePptx,
   xlsx: () => (require('./xlsx') as typeof import('./xlsx')).parseXlsx,
+  image: () => (require('./image') as typeof import('./image')).parseImage,
 };
 /* eslint-enable @typescript-eslint/no-require-imports */
 
-export async function parseBytes(bytes: Uint8Array, format: DocFormat, fileName: string): Promise<ParsedDocument> {
+/** `ocr`: OCR settings for scanned PDF pages and images (defaults: on, deu+eng, no cache). */
+export async function parseBytes(bytes: Uint8Array, format: DocFormat, fileName: string, ocr?: OcrContext): Promise<ParsedDocument> {
   if (bytes.length === 0) throw new LoadError('no-text', 'no extractable text (the file is empty)');
   let doc: ParsedDocument;
   switch (format) {
@@ -31,7 +34,7 @@ export async function parseBytes(bytes: Uint8Array, format: DocFormat, fileName:
       doc = loaders.html()(bytes, fileName);
       break;
     case 'pdf':
-      doc = await loaders.pdf()(bytes);
+      doc = await loaders.pdf()(bytes, ocr);
       break;
     case 'docx':
       rejectCfbOffice(bytes, format);
@@ -44,6 +47,9 @@ export async function parseBytes(bytes: Uint8Array, format: DocFormat, fileName:
     case 'xlsx':
       rejectCfbOffice(bytes, format);
       doc = loaders.xlsx()(bytes);
+      break;
+    case 'image':
+      doc = await loaders.image()(bytes, ocr);
       break;
     default:
       throw new LoadError('unsupported', `unsupported format "${String(format)}"`);

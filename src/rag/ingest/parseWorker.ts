@@ -3,6 +3,7 @@
 import { readFile } from 'fs/promises';
 import { parentPort } from 'worker_threads';
 import { LoadError } from '../types';
+import { DEFAULT_OCR } from './ocr';
 import { parseBytes } from './parseBytes';
 import type { ParseReply, ParseRequest } from './workerProtocol';
 
@@ -16,7 +17,8 @@ if (port) {
 async function handle(req: ParseRequest): Promise<ParseReply> {
   try {
     const bytes = await readFile(req.absPath);
-    const doc = await parseBytes(bytes, req.format, req.absPath);
+    const onPage = () => port?.postMessage({ id: req.id, deadline: 'page' } satisfies ParseReply);
+    const doc = await parseBytes(bytes, req.format, req.absPath, { ...(req.ocr ?? DEFAULT_OCR), onPage });
     return { id: req.id, ok: true, doc };
   } catch (err) {
     if (err instanceof LoadError) return { id: req.id, ok: false, kind: err.kind, message: err.message };

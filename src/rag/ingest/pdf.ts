@@ -1,7 +1,8 @@
 // PDF loader on unpdf (pdf.js): text per page in reading order (two-column aware), hyphenation repaired, headings by
 // font size. Every block knows its 1-based physical page.
-import { getDocumentProxy, getResolvedPDFJS } from 'unpdf';
+import { createIsomorphicCanvasFactory, getDocumentProxy, getResolvedPDFJS } from 'unpdf';
 import { LoadError, type Block, type ParsedDocument } from '../types';
+import { DEFAULT_OCR, fileHashOf, messageOf, ocrBlocks, ocrStats, recognise, type OcrContext } from './ocr';
 import { buildFragments, composeSpacingAccents, dropRunningLines, joinLines, orderFragments, vocabularyOf, type LineFragment, type PdfTextItem } from './pdfLayout';
 import { collapseWhitespace, hasWords, normalizeUnicode } from './normalize';
 
@@ -51,7 +52,10 @@ function bodySize(pages: PageLines[]): number {
   return 10;
 }
 
-export async function parsePdf(bytes: Uint8Array): Promise<ParsedDocument> {
+/** A page whose text layer has fewer letters than this, and that paints an image, is a scan: it is recognised by OCR. */
+export const OCR_TEXT_THRESHOLD = 20;
+
+export async function parsePdf(bytes: Uint8Array, ocr: OcrContext = DEFAULT_OCR): Promise<ParsedDocument> {
   let doc: Awaited<ReturnType<typeof getDocumentProxy>>;
   try {
     // Copy: pdf.js may take ownership of the buffer.
@@ -73,6 +77,7 @@ export async function parsePdf(bytes: Uint8Array): Promise<ParsedDocument> {
 
   const pages: PageLines[] = [];
   let hasImages = false;
+  let scanPages: number[] = [];
   try {
     for (let n = 1; n <= doc.numPages; n++) {
       let items: PdfTextItem[] = [];
@@ -95,17 +100,34 @@ export async function parsePdf(bytes: Uint8Array): Promise<ParsedDocument> {
       const { ordered, columns } = orderFragments(fragments, left, right);
       pages.push({ page: n, lines: ordered, formValues, columns, left, right });
     }
-    if (!pages.some((p) => p.lines.some((l) => hasWords(l.text)))) hasImages = await anyPageHasImages(doc);
+    // Scans: pages with (almost) no text layer that paint an image. Only those pages are rendered and recognised.
+    const sparse = pages.filter((p) => letterCount(p) < OCR_TEXT_THRESHOLD).map((p) => p.page);
+    if (sparse.length > 0) scanPages = await pagesWithImages(doc, sparse);
+    hasImages = scanPages.length > 0;
   } finally {
     void doc.destroy();
   }
 
   const kept = dropRunningLines(pages.map((p) => p.lines));
   const blocks = pagesToBlocks(pages.map((p, i) => ({ ...p, lines: kept[i] })));
+  let ocrReason: string | null = null;
+  if (scanPages.length > 0) {
+    const result = await recognisePages(bytes, scanPages, ocr, warnings);
+    ocrReason = result.reason;
+    if (result.blocks.length > 0) {
+      blocks.push(...result.blocks);
+      // Stable: text-layer blocks of a page stay before its recognised ones.
+      blocks.sort((a, b) => (a.loc.page ?? 0) - (b.loc.page ?? 0));
+      metadata.ocrPages = String(result.pages);
+      // Of those, read from the OCR cache (not recognised again).
+      metadata.ocrCachedPages = String(result.cached);
+      metadata.ocrConfidence = String(result.confidence);
+    }
+  }
   const text = blocks.map((b) => b.text).join(' ');
   if (!hasWords(text)) {
     // Pages with images but no text are scans; a page with nothing on it is simply empty.
-    throw new LoadError('no-text', hasImages ? 'no extractable text (OCR needed)' : 'no extractable text');
+    throw new LoadError('no-text', hasImages ? (ocrReason ?? 'no extractable text (OCR needed)') : 'no extractable text');
   }
   const nonSpace = text.replace(/\s/g, '');
   const letters = (nonSpace.match(/[\p{L}\p{N}]/gu) ?? []).length;
@@ -142,20 +164,103 @@ async function textFieldValues(page: { getAnnotations(): Promise<unknown[]> }): 
   }
 }
 
-/** True when some page paints an image (a scan without a text layer). */
-async function anyPageHasImages(doc: Awaited<ReturnType<typeof getDocumentProxy>>): Promise<boolean> {
+function letterCount(p: PageLines): number {
+  let n = 0;
+  for (const l of p.lines) n += (l.text.match(/[\p{L}\p{N}]/gu) ?? []).length;
+  return n;
+}
+
+/** The pages among `candidates` that paint an image (scans without, or with a negligible, text layer). */
+async function pagesWithImages(doc: Awaited<ReturnType<typeof getDocumentProxy>>, candidates: number[]): Promise<number[]> {
   const { OPS } = await getResolvedPDFJS();
   const imageOps = new Set<number>([OPS.paintImageXObject, OPS.paintInlineImageXObject, OPS.paintImageMaskXObject, OPS.paintImageXObjectRepeat]);
-  for (let n = 1; n <= doc.numPages; n++) {
+  const out: number[] = [];
+  for (const n of candidates) {
     try {
       const page = await doc.getPage(n);
       const ops = await page.getOperatorList();
-      if (ops.fnArray.some((fn) => imageOps.has(fn))) return true;
+      if (ops.fnArray.some((fn) => imageOps.has(fn))) out.push(n);
     } catch {
       // A page that cannot be read does not decide the question.
     }
   }
-  return false;
+  return out;
+}
+
+/** Pages are rendered so that the longer side has about this many pixels (≈ 150–200 dpi for A4/Letter). */
+const RENDER_LONG_SIDE = 1600;
+
+/**
+ * Renders and recognises the scanned pages (at most ocr.maxPages). Problems become warnings; `reason` says why
+ * nothing was recognised when OCR is off or unavailable.
+ */
+async function recognisePages(
+  bytes: Uint8Array,
+  scanPages: number[],
+  ocr: OcrContext,
+  warnings: string[],
+): Promise<{ blocks: Block[]; pages: number; cached: number; confidence: number; reason: string | null }> {
+  const none = (reason: string) => ({ blocks: [], pages: 0, cached: 0, confidence: 0, reason });
+  if (!ocr.enabled) {
+    warnings.push(`${scanPages.length} scanned page(s) without a text layer were not read: OCR is turned off`);
+    return none('no extractable text (OCR needed; OCR is turned off: docsRag.ocr.enabled / --ocr on)');
+  }
+  const pages = scanPages.slice(0, Math.max(0, ocr.maxPages));
+  if (pages.length < scanPages.length) {
+    warnings.push(`only the first ${pages.length} of ${scanPages.length} scanned pages were recognised (docsRag.ocr.maxPages)`);
+  }
+  const ctx: OcrContext = { ...ocr, fileHash: ocr.fileHash ?? fileHashOf(bytes) };
+  let doc: Awaited<ReturnType<typeof getDocumentProxy>> | null = null;
+  let factory: { create(w: number, h: number): { canvas: { encode(t: 'png'): Promise<Buffer> }; context: unknown }; destroy(c: unknown): void } | null = null;
+  const render = async (n: number): Promise<Buffer> => {
+    if (!doc) {
+      // eslint-disable-next-line @typescript-eslint/no-require-imports
+      const CanvasFactory = await createIsomorphicCanvasFactory(async () => require('@napi-rs/canvas') as typeof import('@napi-rs/canvas'));
+      doc = await getDocumentProxy(new Uint8Array(bytes), { verbosity: 0, stopAtErrors: false, CanvasFactory } as Parameters<typeof getDocumentProxy>[1]);
+      factory = new (CanvasFactory as unknown as new () => NonNullable<typeof factory>)();
+    }
+    const page = await doc.getPage(n);
+    const base = page.getViewport({ scale: 1 });
+    const scale = Math.min(3, RENDER_LONG_SIDE / Math.max(base.width, base.height, 1));
+    const viewport = page.getViewport({ scale });
+    const drawing = factory!.create(Math.ceil(viewport.width), Math.ceil(viewport.height));
+    try {
+      await page.render({ canvas: drawing.canvas, canvasContext: drawing.context, viewport } as unknown as Parameters<typeof page.render>[0]).promise;
+      return await drawing.canvas.encode('png');
+    } finally {
+      factory!.destroy(drawing);
+      page.cleanup();
+    }
+  };
+  const blocks: Block[] = [];
+  const confidences: number[] = [];
+  const cachedBefore = ocrStats.cached;
+  let failure: string | null = null;
+  try {
+    for (const n of pages) {
+      try {
+        const result = await recognise(ctx, `p${n}`, () => render(n));
+        const pageBlocks = ocrBlocks(result, () => ({ page: n }));
+        if (pageBlocks.length > 0) confidences.push(result.confidence);
+        blocks.push(...pageBlocks);
+      } catch (err) {
+        // OCR unavailable (no traineddata) is the same for every page: say it once and stop.
+        if (err instanceof LoadError && err.kind === 'no-text') {
+          warnings.push(`scanned pages were not read: ${err.message}`);
+          return none(err.message);
+        }
+        failure ??= messageOf(err);
+        warnings.push(`page ${n} could not be recognised (${messageOf(err)}); skipped`);
+      }
+    }
+  } finally {
+    if (doc) void (doc as { destroy(): Promise<void> }).destroy();
+  }
+  const confidence = confidences.length > 0 ? Math.round(confidences.reduce((s, c) => s + c, 0) / confidences.length) : 0;
+  return { blocks, pages: confidences.length, cached: ocrStats.cached - cachedBefore, confidence, reason:
+      blocks.length > 0 ? null
+      : failure ? `no extractable text (OCR needed; recognising the scanned pages failed: ${failure})`
+      : 'no extractable text (OCR found no readable text on the scanned pages)' };
 }
 
 /** Groups ordered lines into paragraphs and headings per page. */

@@ -6,6 +6,7 @@ import * as path from 'path';
 import { Worker } from 'worker_threads';
 import { LoadError, type ParsedDocument } from '../types';
 import { formatOf } from './formats';
+import type { OcrOptions } from './ocr';
 import type { ParseReply, ParseRequest } from './workerProtocol';
 
 export interface ParseOptions {
@@ -14,6 +15,8 @@ export interface ParseOptions {
   /** Files larger than this are refused with a 'too-large' LoadError. */
   maxFileSizeMB: number;
   signal?: AbortSignal;
+  /** OCR of scanned PDF pages and images; the deadline restarts before each recognised page. */
+  ocr?: OcrOptions;
 }
 
 export interface ParserPoolOptions {
@@ -97,7 +100,7 @@ export class ParserPool {
     if (this.closed) throw new Error('ParserPool is closed');
     if (options.signal?.aborted) throw abortError(options.signal);
     const format = formatOf(absPath);
-    if (!format) throw new LoadError('unsupported', `unsupported file type "${path.extname(absPath) || '(none)'}"; supported: md, txt, html, pdf, docx, pptx, xlsx`);
+    if (!format) throw new LoadError('unsupported', `unsupported file type "${path.extname(absPath) || '(none)'}"; supported: md, txt, html, pdf, docx, pptx, xlsx, png, jpg, tif, webp, bmp`);
     let size: number;
     try {
       const st = await stat(absPath);
@@ -114,7 +117,7 @@ export class ParserPool {
       throw new LoadError('too-large', `file is ${mb} MB, larger than the limit of ${options.maxFileSizeMB} MB; skipped (raise maxFileSizeMB to index it)`);
     }
     if (this.closed) throw new Error('ParserPool is closed');
-    const job: Job = { request: { id: this.nextId++, absPath, format }, options, resolve, reject };
+    const job: Job = { request: { id: this.nextId++, absPath, format, ocr: options.ocr }, options, resolve, reject };
     if (options.signal) {
       const signal = options.signal;
       job.onAbort = () => this.abort(job, abortError(signal));
@@ -182,16 +185,23 @@ export class ParserPool {
   private start(slot: Slot, job: Job): void {
     slot.job = job;
     slot.worker.ref();
-    const { timeoutMs } = job.options;
-    slot.timer = setTimeout(() => {
-      this.retire(slot, new LoadError('timeout', `parsing took longer than ${seconds(timeoutMs)}; skipped`));
-    }, timeoutMs);
+    this.arm(slot, `parsing took longer than ${seconds(job.options.timeoutMs)}; skipped`);
     slot.worker.postMessage(job.request);
+  }
+
+  private arm(slot: Slot, reason: string): void {
+    if (slot.timer) clearTimeout(slot.timer);
+    slot.timer = setTimeout(() => this.retire(slot, new LoadError('timeout', reason)), slot.job!.options.timeoutMs);
   }
 
   private onReply(slot: Slot, reply: ParseReply): void {
     const job = slot.job;
     if (!job || job.request.id !== reply.id) return;
+    if ('deadline' in reply) {
+      // OCR of one page starts: the deadline applies per recognised page.
+      this.arm(slot, `recognising a page (OCR) took longer than ${seconds(job.options.timeoutMs)}; skipped`);
+      return;
+    }
     if (slot.timer) clearTimeout(slot.timer);
     slot.timer = null;
     slot.job = null;

@@ -11,6 +11,8 @@ export interface HitJson {
   pageEnd?: number;
   /** DOCX, PPTX, XLSX: a short verbatim quote. */
   quote?: string;
+  /** Set when the text was recognised by OCR (scanned PDF page, image): "recognised text (OCR)". */
+  ocr?: { note: string; confidence: number };
   text: string;
   score: number;
   hybridScore?: number;
@@ -19,6 +21,14 @@ export interface HitJson {
   heading: string;
   headingPath: string[];
   id: string;
+}
+
+/** How recognised text is labelled wherever a passage or citation is shown. */
+export const OCR_NOTE = 'recognised text (OCR)';
+
+/** " — recognised text (OCR, confidence 91%)" for OCR passages, '' otherwise. */
+export function ocrSuffix(loc: { ocrConfidence?: number }): string {
+  return loc.ocrConfidence === undefined ? '' : ` — ${OCR_NOTE.replace(')', `, confidence ${loc.ocrConfidence}%)`)}`;
 }
 
 export function hitToJson(h: SearchHit): HitJson {
@@ -35,12 +45,13 @@ export function hitToJson(h: SearchHit): HitJson {
   if (p.format === 'pdf') {
     if (p.loc.page !== undefined) out.page = p.loc.page;
     if (p.loc.pageEnd !== undefined && p.loc.pageEnd !== p.loc.page) out.pageEnd = p.loc.pageEnd;
-  } else if (p.format === 'docx' || p.format === 'pptx' || p.format === 'xlsx') {
+  } else if (p.format === 'docx' || p.format === 'pptx' || p.format === 'xlsx' || p.format === 'image') {
     if (p.loc.quote !== undefined) out.quote = p.loc.quote;
   } else {
     if (p.loc.startLine !== undefined) out.startLine = p.loc.startLine;
     if (p.loc.endLine !== undefined) out.endLine = p.loc.endLine;
   }
+  if (p.loc.ocrConfidence !== undefined) out.ocr = { note: OCR_NOTE, confidence: p.loc.ocrConfidence };
   if (h.hybridScore !== undefined) out.hybridScore = Math.round(h.hybridScore * 1e6) / 1e6;
   return out;
 }

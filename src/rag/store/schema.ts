@@ -5,7 +5,7 @@ import type { FileRecord, FileStatus } from './types';
 import { withParts } from '../chunk/compounds';
 
 /** Bump when the table layout changes; an index with another version is rebuilt. */
-export const SCHEMA_VERSION = 1;
+export const SCHEMA_VERSION = 2;
 
 export const PASSAGES_TABLE = 'passages';
 export const FILES_TABLE = 'files';
@@ -36,6 +36,8 @@ export function passagesSchema(dimension: number): Schema {
     int('startOffset', true),
     int('endOffset', true),
     str('quote', true),
+    /** Mean OCR confidence 0–100 of recognised text (scanned PDF pages, images); null for text layers. */
+    int('ocrConfidence', true),
     /** indexText of English (and 'other') passages, '' otherwise: English analysis. */
     str('fts_en'),
     /** indexText of German passages plus their compound parts (chunk/compounds.ts), '' otherwise: German analysis. */
@@ -61,7 +63,7 @@ export function filesSchema(): Schema {
 /** Columns read back to rebuild a Passage (everything except the FTS columns and the vector). */
 export const PASSAGE_COLUMNS = [
   'id', 'path', 'fileHash', 'format', 'level', 'chunkPath', 'parentId', 'order', 'headingPath', 'title', 'text',
-  'overlap', 'lang', 'startLine', 'endLine', 'page', 'pageEnd', 'startOffset', 'endOffset', 'quote',
+  'overlap', 'lang', 'startLine', 'endLine', 'page', 'pageEnd', 'startOffset', 'endOffset', 'quote', 'ocrConfidence',
 ];
 
 export type PassageRow = Record<string, unknown>;
@@ -91,6 +93,7 @@ export function passageToRow(p: IndexedPassage, vector: Float32Array): PassageRo
     startOffset: orNull(p.loc.startOffset),
     endOffset: orNull(p.loc.endOffset),
     quote: orNull(p.loc.quote),
+    ocrConfidence: orNull(p.loc.ocrConfidence),
     fts_en: german ? '' : p.indexText,
     fts_de: german ? withParts(p.indexText, p.keywordParts) : '',
     vector,
@@ -104,7 +107,7 @@ function num(v: unknown): number | undefined {
 
 export function rowToPassage(r: Record<string, unknown>): Passage {
   const loc: SourceLocation = {};
-  for (const k of ['startLine', 'endLine', 'page', 'pageEnd', 'startOffset', 'endOffset'] as const) {
+  for (const k of ['startLine', 'endLine', 'page', 'pageEnd', 'startOffset', 'endOffset', 'ocrConfidence'] as const) {
     const v = num(r[k]);
     if (v !== undefined) loc[k] = v;
   }
