@@ -68,7 +68,7 @@ export class IndexAccess {
       return await fn(slot.engine);
     } catch (err) {
       if (reopened || err instanceof IndexMissingError || opts.retry === false || this.closed) throw err;
-      this.o.log?.(`read failed (${err instanceof Error ? err.message : String(err)}); reopening the index and retrying once`);
+      this.o.log?.(`read failed (${err instanceof Error ? err.message : String(err)}); reopening the index and retrying`);
       this.release(slot, true);
       reopened = true;
       return await this.useFresh(fn);
@@ -91,11 +91,19 @@ export class IndexAccess {
   }
 
   private async useFresh<T>(fn: (engine: Engine) => Promise<T>): Promise<T> {
-    const slot = await this.lease();
-    try {
-      return await fn(slot.engine);
-    } finally {
-      this.release(slot, false);
+    // Another process may still be dropping and recreating the tables (a re-embed): a few tries, a little apart.
+    for (let attempt = 1; ; attempt++) {
+      const slot = await this.lease();
+      let failed = false;
+      try {
+        return await fn(slot.engine);
+      } catch (err) {
+        failed = true;
+        if (attempt >= 4 || err instanceof IndexMissingError || this.closed) throw err;
+      } finally {
+        this.release(slot, failed);
+      }
+      await new Promise((r) => setTimeout(r, 150 * attempt));
     }
   }
 

@@ -91,8 +91,8 @@ export class LanceStore implements IndexStore {
     // Opening never creates a table: another process may be creating it right now, and only the writer (holding the
     // writer lock, see index/writerLock.ts) creates tables, in useEmbedder().
     const names = await this.db.tableNames();
-    if (names.includes(FILES_TABLE)) this.files = await this.db.openTable(FILES_TABLE);
-    if (names.includes(PASSAGES_TABLE)) this.passages = await this.db.openTable(PASSAGES_TABLE);
+    if (names.includes(FILES_TABLE)) this.files = await this.openIfComplete(FILES_TABLE);
+    if (names.includes(PASSAGES_TABLE)) this.passages = await this.openIfComplete(PASSAGES_TABLE);
   }
 
   /** Read from disk each time (another process, e.g. the CLI next to the extension, may have changed it). */
@@ -157,9 +157,22 @@ export class LanceStore implements IndexStore {
     return this.files;
   }
 
+  /**
+   * Opens a table, or null while another process is still creating it (its folder exists before its first version:
+   * LanceDB then reports it "not found" / "could not be loaded"). The writer creates tables only under the writer lock.
+   */
+  private async openIfComplete(name: string): Promise<Table | null> {
+    try {
+      return await this.db.openTable(name);
+    } catch (err) {
+      if (/not found|could not be loaded|_versions|does not exist/i.test(String(err))) return null;
+      throw err;
+    }
+  }
+
   /** The files table, opened when another process created it after we opened the store; null while there is none. */
   private async openFiles(): Promise<Table | null> {
-    if (!this.files && (await this.db.tableNames()).includes(FILES_TABLE)) this.files = await this.db.openTable(FILES_TABLE);
+    if (!this.files && (await this.db.tableNames()).includes(FILES_TABLE)) this.files = await this.openIfComplete(FILES_TABLE);
     return this.files;
   }
 
