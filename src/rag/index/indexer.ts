@@ -210,16 +210,14 @@ async function runIndex(engine: Engine, o: IndexOptions): Promise<IndexRunResult
     writing = writing.then(async () => {
       if (batch.fresh.length + batch.changed.length + batch.statuses.length === 0) return;
       progress('write');
-      const s = store as typeof store & { addNewFiles?: (u: FileUpdate[]) => Promise<void> };
-      if (s.addNewFiles && !recovered) await s.addNewFiles(batch.fresh);
+      if (store.addNewFiles && !recovered) await store.addNewFiles(batch.fresh);
       else await store.replaceFiles(batch.fresh);
       await store.replaceFiles(batch.changed);
       await store.recordFileStatuses(batch.statuses);
       if (!indexesChecked && batch.fresh.length + batch.changed.length > 0) {
         // A new index gets its keyword indexes after the first write, so even a killed first run leaves an index that answers.
         indexesChecked = true;
-        const s2 = store as typeof store & { ensureIndexes?: () => Promise<void> };
-        await s2.ensureIndexes?.();
+        await store.ensureIndexes?.();
       }
     });
     return writing;
@@ -339,14 +337,10 @@ async function runIndex(engine: Engine, o: IndexOptions): Promise<IndexRunResult
 
   if (cancelled) recount = true;
   if (work > 0 || !loaded) {
-    const s3 = store as typeof store & {
-      germanPassages?: () => Promise<Pick<IndexedPassage, 'path' | 'level' | 'text' | 'lang'>[]>;
-      rewriteKeywordParts?: (paths: string[], parts: (t: string) => string, embed?: (t: string[]) => Promise<Float32Array[]>) => Promise<number>;
-    };
     let final = vocab;
-    if (recount && s3.germanPassages) {
+    if (recount && store.germanPassages) {
       const byFile = new Map<string, Pick<IndexedPassage, 'path' | 'level' | 'text' | 'lang'>[]>();
-      for (const p of await s3.germanPassages()) {
+      for (const p of await store.germanPassages()) {
         const list = byFile.get(p.path) ?? [];
         list.push(p);
         byFile.set(p.path, list);
@@ -354,9 +348,9 @@ async function runIndex(engine: Engine, o: IndexOptions): Promise<IndexRunResult
       const counts = new Map<string, number>();
       for (const list of byFile.values()) fileWordCounts(list, counts);
       final = new Vocabulary(counts);
-      if (s3.rewriteKeywordParts && germanWritten.length > 0) {
+      if (store.rewriteKeywordParts && germanWritten.length > 0) {
         const cache = new Map<string, string[]>();
-        await s3.rewriteKeywordParts(
+        await store.rewriteKeywordParts(
           germanWritten,
           (t) => compoundParts(t, final, cache),
           embedder.id === 'builtin' ? (texts) => embedder.embed(texts, signal) : undefined,
@@ -411,10 +405,9 @@ async function passageCountMismatch(store: Engine['store']): Promise<boolean> {
 }
 
 async function hasIndexes(store: Engine['store']): Promise<boolean> {
-  const s = store as typeof store & { indexNames?: () => Promise<string[]> };
-  if (!s.indexNames) return true;
+  if (!store.indexNames) return true;
   if ((await store.countPassages()) === 0) return true;
-  const names = await s.indexNames();
+  const names = await store.indexNames();
   return names.length > 0;
 }
 

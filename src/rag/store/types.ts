@@ -103,6 +103,25 @@ export interface IndexStore {
   getFilePassages(path: string, levels?: Level[]): Promise<Passage[]>;
   getVectors(ids: string[]): Promise<Map<string, Float32Array>>;
 
+  // Optional capabilities: a store without them still works (the indexer falls back as documented per member).
+
+  /**
+   * Appends the passages of files that have none in the index yet (a plain append, no merge); without it the indexer
+   * uses `replaceFiles`. Never used after a killed run (a file may then have leftover rows).
+   */
+  addNewFiles?(updates: FileUpdate[]): Promise<void>;
+  /** Creates missing keyword/scalar/vector indexes now (called after a new index's first write, so it answers at once). */
+  ensureIndexes?(): Promise<void>;
+  /** Names of the indexes on the passages table; without it the indexer assumes they exist. */
+  indexNames?(): Promise<string[]>;
+  /** The German passages (path, level, text, lang) for a recount of the compound splitter's vocabulary. */
+  germanPassages?(): Promise<Pick<IndexedPassage, 'path' | 'level' | 'text' | 'lang'>[]>;
+  /**
+   * Recomputes the compound parts (`parts(text)`) of the German passages of `paths` and, with `embed`, their vectors;
+   * returns the rows rewritten.
+   */
+  rewriteKeywordParts?(paths: string[], parts: (text: string) => string, embed?: (texts: string[]) => Promise<Float32Array[]>): Promise<number>;
+
   /** Folds unindexed rows into the indexes and prunes old versions. Debounced by the caller. */
   optimize(options?: { /** Also delete files no version references (after a killed run). */ deleteUnverified?: boolean }): Promise<void>;
   close(): Promise<void>;
