@@ -7,7 +7,7 @@ import * as path from 'node:path';
 import { parseArgs } from 'node:util';
 import { evaluateAnswers } from '../src/rag/answer/evaluateAnswers';
 import { OllamaChatModel } from '../src/rag/answer/ollamaChat';
-import { detectLanguage } from '../src/rag/chunk/language';
+import { detectLanguage } from '../src/rag/text/language';
 import { DEFAULT_EXCLUDE } from '../src/rag/config';
 import { openEngine } from '../src/rag/engine';
 import { loadWorkspaceQueries } from '../src/rag/eval/datasets';

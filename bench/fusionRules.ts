@@ -10,7 +10,7 @@ import { evaluateBeir, evaluateWorkspace } from '../src/rag/eval/runner';
 import { createRetriever } from '../src/rag/search';
 import { reciprocalRankFusion } from '../src/rag/search/fusion';
 import { collapseNested } from '../src/rag/search/nested';
-import { detectLanguage } from '../src/rag/chunk/language';
+import { detectLanguage } from '../src/rag/text/language';
 import type { SearchHit } from '../src/rag/types';
 import type { Retriever } from '../src/rag/search/types';
 import { adaptiveVectorWeight, keywordCoverage } from '../src/rag/search/vectorWeight';

@@ -3,7 +3,7 @@ import { createHash } from 'node:crypto';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { detectLanguage } from '../rag/chunk/language';
+import { detectLanguage } from '../rag/text/language';
 import { defaultConfig, type ChunkConfig } from '../rag/config';
 import { openEngine, type Engine } from '../rag/engine';
 import { buildBeirIndex, type BulkStore } from '../rag/eval/beirIndex';

@@ -1,6 +1,6 @@
 // docs-rag search "<query>" --folder <folder>: ranked passages with their citation ranges (and the trace with --trace).
 import * as fs from 'node:fs';
-import { detectLanguage } from '../rag/chunk/language';
+import { detectLanguage } from '../rag/text/language';
 import { openEngine } from '../rag/engine';
 import { createRetriever } from '../rag/search';
 import { hitToJson } from '../rag/search/hitJson';

@@ -3,7 +3,7 @@
 // says so, neutralised like the answer prompts (src/rag/answer/prompts.ts), so a passage cannot close its element or
 // smuggle chat-template tokens. The structured results carry the same JSON as the CLI's --json output.
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
-import { detectLanguage } from '../rag/chunk/language';
+import { detectLanguage } from '../rag/text/language';
 import { answerQuestion } from '../rag/answer/answer';
 import { citationJson, formatLocation } from '../rag/answer/citations';
 import { checkQuestion, QuestionError } from '../rag/answer/guardrails';

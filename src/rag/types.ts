@@ -109,7 +109,7 @@ export interface Passage {
 export interface IndexedPassage extends Passage {
   /** Text used for embedding and full-text search; defaults to headings + text. */
   indexText: string;
-  /** German passages: compound parts of its words (chunk/compounds.ts), extra keyword and builtin-embedder features. */
+  /** German passages: compound parts of its words (text/compounds.ts), extra keyword and builtin-embedder features. */
   keywordParts?: string;
 }
 

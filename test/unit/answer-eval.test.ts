@@ -7,7 +7,7 @@ import * as path from 'node:path';
 import { evaluateAnswers, factCovered, scoreAnswer } from '../../src/rag/answer/evaluateAnswers';
 import { OllamaChatModel } from '../../src/rag/answer/ollamaChat';
 import type { AnswerResult } from '../../src/rag/answer/types';
-import { detectLanguage } from '../../src/rag/chunk/language';
+import { detectLanguage } from '../../src/rag/text/language';
 import { openEngine, type Engine } from '../../src/rag/engine';
 import type { WorkspaceQuery } from '../../src/rag/eval/datasets';
 import { indexFolder } from '../../src/rag/index/indexer';

@@ -9,7 +9,7 @@ import { citationJson } from '../../src/rag/answer/citations';
 import { OllamaChatModel } from '../../src/rag/answer/ollamaChat';
 import { ToolRunner } from '../../src/rag/answer/tools';
 import type { AnswerResult } from '../../src/rag/answer/types';
-import { detectLanguage } from '../../src/rag/chunk/language';
+import { detectLanguage } from '../../src/rag/text/language';
 import { openEngine, type Engine } from '../../src/rag/engine';
 import { indexFolder } from '../../src/rag/index/indexer';
 import { createRetriever } from '../../src/rag/search';

@@ -1,7 +1,7 @@
 // Sentence splitting (German legal abbreviations, ordinals, English abbreviations) and language detection.
 import { strict as assert } from 'node:assert';
-import { detectLanguage, guessLanguage } from '../../src/rag/chunk/language';
-import { splitSentences } from '../../src/rag/chunk/sentences';
+import { detectLanguage, guessLanguage } from '../../src/rag/text/language';
+import { splitSentences } from '../../src/rag/text/sentences';
 
 const texts = (t: string, lang: 'de' | 'en') => splitSentences(t, lang).map((s) => s.text);
 

@@ -3,7 +3,7 @@ import { strict as assert } from 'node:assert';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { chunkDocument } from '../../src/rag/chunk';
-import { splitSentences } from '../../src/rag/chunk/sentences';
+import { splitSentences } from '../../src/rag/text/sentences';
 import { defaultConfig, type ChunkConfig } from '../../src/rag/config';
 import { parseBytes } from '../../src/rag/ingest/parseBytes';
 import type { Block, DocFormat, IndexedPassage, ParsedDocument } from '../../src/rag/types';

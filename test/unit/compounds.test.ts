@@ -1,12 +1,12 @@
-// German compounds learned from the corpus (chunk/compounds.ts, store/vocabulary.ts) and both language columns always
+// German compounds learned from the corpus (text/compounds.ts, store/vocabulary.ts) and both language columns always
 // searched (search/candidates.ts). The splitter is tested on a generated vocabulary; the index tests write small
 // generated documents, never the evaluation workspace.
 import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { annotateCompounds, compoundParts, countWords, splitCompound, withParts, withoutParts } from '../../src/rag/chunk/compounds';
-import { detectLanguage } from '../../src/rag/chunk/language';
+import { annotateCompounds, compoundParts, countWords, splitCompound, withParts, withoutParts } from '../../src/rag/text/compounds';
+import { detectLanguage } from '../../src/rag/text/language';
 import { openEngine, type Engine } from '../../src/rag/engine';
 import { indexFolder } from '../../src/rag/index/indexer';
 import { createRetriever } from '../../src/rag/search';

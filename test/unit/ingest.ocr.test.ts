@@ -5,7 +5,7 @@ import { strict as assert } from 'assert';
 import { copyFileSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'fs';
 import { tmpdir } from 'os';
 import * as path from 'path';
-import { detectLanguage } from '../../src/rag/chunk/language';
+import { detectLanguage } from '../../src/rag/text/language';
 import { openEngine } from '../../src/rag/engine';
 import { indexFolder } from '../../src/rag/index/indexer';
 import { ParserPool, formatOf } from '../../src/rag/ingest';

@@ -7,7 +7,7 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import { gzipSync } from 'node:zlib';
 import { compileDing, compileOpenThesaurus, compileWordNet, serialize } from '../../scripts/lexicon/compile';
-import { detectLanguage } from '../../src/rag/chunk/language';
+import { detectLanguage } from '../../src/rag/text/language';
 import { openEngine, type Engine } from '../../src/rag/engine';
 import { indexFolder } from '../../src/rag/index/indexer';
 import { createRetriever } from '../../src/rag/search';

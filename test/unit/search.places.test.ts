@@ -5,7 +5,7 @@ import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { detectLanguage } from '../../src/rag/chunk/language';
+import { detectLanguage } from '../../src/rag/text/language';
 import { openEngine, type Engine } from '../../src/rag/engine';
 import { loadWorkspaceQueries } from '../../src/rag/eval/datasets';
 import { indexFolder } from '../../src/rag/index/indexer';

@@ -14,17 +14,17 @@
 import type { ChunkConfig, ChunkSize } from '../config';
 import type { Block, DocFormat, IndexedPassage, Lang, Level, ParsedDocument, SourceLocation } from '../types';
 import { PassageIdFactory } from './ids';
-import { guessLanguage } from './language';
+import { guessLanguage } from '../text/language';
 import { needsQuote, quoteOf, unionLocations } from './locations';
 import { PASSAGE_SEPARATOR, packSection } from './pack';
 import { blockPieces } from './pieces';
 import { semanticDrafts } from './semantic';
 import { documentTitle, groupSections, type Section } from './sections';
-import { splitSentences } from './sentences';
+import { splitSentences } from '../text/sentences';
 import { documentSummary, leadSentences, sectionSummary } from './summary';
 
-export { detectLanguage, guessLanguage } from './language';
-export { splitSentences } from './sentences';
+export { detectLanguage, guessLanguage } from '../text/language';
+export { splitSentences } from '../text/sentences';
 
 /** Tail of the previous passage: whole trailing sentences within `max` characters, else its last words. */
 function overlapTail(text: string, max: number, lang: Lang): string {

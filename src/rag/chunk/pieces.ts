@@ -3,7 +3,7 @@
 // boundary (after , ; : when possible). Pieces are verbatim slices of the block text.
 import type { Block, Lang, SourceLocation } from '../types';
 import { sliceLocation } from './locations';
-import { splitSentences } from './sentences';
+import { splitSentences } from '../text/sentences';
 import { splitTable } from './tables';
 
 export interface Piece {

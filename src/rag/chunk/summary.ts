@@ -3,7 +3,7 @@
 // L1 (section): the section heading and the start of its text (≤ ~800 chars).
 // Only sentences copied from the document: nothing is generated.
 import type { Block, Lang } from '../types';
-import { splitSentences } from './sentences';
+import { splitSentences } from '../text/sentences';
 
 export const DOC_SUMMARY_MAX = 1500;
 export const SECTION_SUMMARY_MAX = 800;

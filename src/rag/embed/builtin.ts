@@ -14,7 +14,8 @@
 // ("Kuendigung" ~ "Kündigung"). What it cannot do: synonyms or paraphrases with different words
 // ("Ferien" vs "Urlaub"). For real semantic search use the Ollama embedder (e.g. bge-m3 for German).
 import { ModelError, type Embedder } from '../types';
-import { FUNCTION_WORDS } from '../chunk/language';
+import { foldText } from '../text/fold';
+import { FUNCTION_WORDS } from '../text/language';
 import { COMMON_FEATURES_BASE64 } from './commonFeatures';
 
 // Bump the version whenever the features or weights change: an index built with another version is re-embedded.
@@ -64,17 +65,6 @@ function addFeature(hash: number, weight: number): void {
     slot = (slot + 1) & (TABLE_SIZE - 1);
     if (touchedCount >= TABLE_SIZE - 1) return; // table full (huge text): ignore further new features
   }
-}
-
-const FOLD: Record<string, string> = { ä: 'ae', ö: 'oe', ü: 'ue', ß: 'ss' };
-
-/** Lowercase, fold German umlauts and ß, strip other diacritics. */
-export function foldText(text: string): string {
-  let t = text.toLowerCase();
-  if (/[äöüß]/.test(t)) t = t.replace(/[äöüß]/g, (c) => FOLD[c]);
-  // Other accented Latin letters (é, ñ, ç...): decompose and drop the marks. "§", dashes and quotes need nothing.
-  if (/[\u00c0-\u024f\u1e00-\u1eff]/.test(t)) t = t.normalize('NFD').replace(/\p{M}+/gu, '');
-  return t;
 }
 
 /** Content-bearing words that the language detector counts but the embedder keeps. */

@@ -4,7 +4,7 @@ import type { Embedder } from '../types';
 import { BuiltinEmbedder } from './builtin';
 import { OllamaEmbedder } from './ollama';
 
-export { BUILTIN_DIMENSION, BUILTIN_MODEL, BuiltinEmbedder, embedBuiltin, foldText } from './builtin';
+export { BUILTIN_DIMENSION, BUILTIN_MODEL, BuiltinEmbedder, embedBuiltin } from './builtin';
 export { OllamaEmbedder, type OllamaEmbedderOptions } from './ollama';
 export { taskPrefixes, type TaskPrefixes } from './prefixes';
 

@@ -1,12 +1,12 @@
 // Builds a temporary index from a BEIR corpus through the real store: each document becomes one passage
 // (title + text), embedded by the given embedder, written with the store's bulk append, then optimised (FTS indexes).
 import { createHash } from 'node:crypto';
-import { detectLanguage } from '../chunk/language';
+import { detectLanguage } from '../text/language';
 import type { Embedder, IndexedPassage } from '../types';
 import type { FileRecord, IndexStore } from '../store/types';
 import type { BeirSet } from './datasets';
 import { beirPassageId } from './runner';
-import { annotateCompounds, countWords, embeddingText } from '../chunk/compounds';
+import { annotateCompounds, countWords, embeddingText } from '../text/compounds';
 import { Vocabulary, saveVocabulary } from '../store/vocabulary';
 
 /** The store operations the builder needs (LanceStore has them). */

@@ -8,7 +8,7 @@
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { detectLanguage } from '../chunk/language';
+import { detectLanguage } from '../text/language';
 import { openEngine, type Engine } from '../engine';
 import { createRetriever } from '../search';
 import type { SearchSettings } from '../search/configs';

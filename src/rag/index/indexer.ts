@@ -10,7 +10,7 @@ import { LoadError, type IndexedPassage } from '../types';
 import { DEFAULT_OCR, type OcrOptions } from '../ingest/ocr';
 import { expectedKey, hashFile, pipelineFingerprint, planChanges, recordKey, type Candidate, type IndexPlan } from './plan';
 import { statPaths, walkFolder, type WalkEntry } from './walk';
-import { annotateCompounds, compoundParts, embeddingText } from '../chunk/compounds';
+import { annotateCompounds, compoundParts, embeddingText } from '../text/compounds';
 import { Vocabulary, fileWordCounts, loadVocabulary, saveVocabulary } from '../store/vocabulary';
 
 export interface IndexProgress {

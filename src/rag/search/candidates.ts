@@ -5,7 +5,7 @@ import { reciprocalRankFusion, weightedFusion } from './fusion';
 import { adaptiveVectorWeight } from './vectorWeight';
 import type { Tracer } from './trace';
 import { timed } from './trace';
-import { embeddingText } from '../chunk/compounds';
+import { embeddingText } from '../text/compounds';
 
 export interface CandidateRequest {
   /** Query texts searched with both full-text and vector search (the query and its variants). */
@@ -27,7 +27,7 @@ export interface CandidateRequest {
   adaptiveVectorWeight?: [number, number];
   alpha: number;
   withVectors: boolean;
-  /** The query's German compound parts (chunk/compounds.ts), added to its German-column search; '' or undefined: none. */
+  /** The query's German compound parts (text/compounds.ts), added to its German-column search; '' or undefined: none. */
   keywordParts?: string;
   /** The query's exact tokens (file names, flags, § references): also searched as phrases in the other language's column. */
   exactTokens?: string[];
@@ -64,7 +64,7 @@ export async function gatherCandidates(store: IndexStore, embedder: Embedder, r:
   const ftsLang = r.lang === 'other' ? undefined : r.lang;
   const filter = { levels: r.levels };
   const keywordTexts = r.keyword ? [...r.queries, ...r.keywordOnly] : [];
-  // The builtin (lexical) embedder sees the query's compound parts too, like the passages' (chunk/compounds.ts).
+  // The builtin (lexical) embedder sees the query's compound parts too, like the passages' (text/compounds.ts).
   const vectorTexts = r.vector
     ? [...r.queries, ...r.vectorOnly].map((t, i) => (i === 0 ? embeddingText({ indexText: t, keywordParts: r.keywordParts }, embedder.id) : t))
     : [];

@@ -1,5 +1,5 @@
 // Entry point of the retrieval pipeline: `createRetriever(engine, {config, chatModel, overrides})`.
-import { detectLanguage } from '../chunk/language';
+import { detectLanguage } from '../text/language';
 import type { ChatModel, Lang } from '../types';
 import { resolveSettings, type SearchSettings } from './configs';
 import { PipelineRetriever, type SearchEngine } from './retriever';

@@ -1,8 +1,8 @@
 // Model-free query expansion: a keyword-only variant with German compounds split into parts (by the index's own
-// vocabulary, chunk/compounds.ts) and every word reduced to its Snowball stem, so "Kündigungsschutzklage" also matches
+// vocabulary, text/compounds.ts) and every word reduced to its Snowball stem, so "Kündigungsschutzklage" also matches
 // "Kündigungsschutz ... Klage".
 import type { Lang } from '../types';
-import { splitCompound, type WordCounts } from '../chunk/compounds';
+import { splitCompound, type WordCounts } from '../text/compounds';
 // eslint-disable-next-line @typescript-eslint/no-require-imports
 const snowball = require('snowball-stemmers') as { newStemmer(lang: string): { stem(word: string): string } };
 

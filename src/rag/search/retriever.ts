@@ -10,7 +10,7 @@ import { gatherCandidates } from './candidates';
 import type { SearchSettings } from './configs';
 import { hypotheticalDocument, multiQuery } from './expand';
 import { lexicalVariant } from './lexical';
-import { compoundParts } from '../chunk/compounds';
+import { compoundParts } from '../text/compounds';
 import { currentVocabulary } from '../store/vocabulary';
 import { capPerDocument, dropNearDuplicates } from './dedupe';
 import { describeFailure } from './llm';

@@ -7,8 +7,8 @@
 // list's coverage of the question (EVALUATION.md §5):
 //   weight = min + (max - min) × (share of the question's content words that no top-10 keyword hit contains),
 // and the fixed `rrfVectorWeight` when the top 10 of the two lists share no passage.
-import { FUNCTION_WORDS } from '../chunk/language';
-import { foldText } from '../embed/builtin';
+import { foldText } from '../text/fold';
+import { FUNCTION_WORDS } from '../text/language';
 import type { SearchHit } from '../types';
 
 /** Hits of each list compared (coverage, overlap). */

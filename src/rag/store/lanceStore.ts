@@ -15,7 +15,7 @@ import {
   FILES_TABLE, PASSAGE_COLUMNS, PASSAGES_TABLE, SCHEMA_VERSION, filesSchema, passageToRow, passagesSchema,
   rowToFile, rowToPassage, sqlIn, sqlString, type PassageRow,
 } from './schema';
-import { withParts, withoutParts } from '../chunk/compounds';
+import { withParts, withoutParts } from '../text/compounds';
 import { withCommitRetry } from './retry';
 import { toArrowTable } from './arrowRows';
 

@@ -2,7 +2,7 @@
 import { Field, FixedSizeList, Float32, Float64, Int32, Schema, Utf8 } from 'apache-arrow';
 import type { DocFormat, IndexedPassage, Lang, Level, Passage, SourceLocation } from '../types';
 import type { FileRecord, FileStatus } from './types';
-import { withParts } from '../chunk/compounds';
+import { withParts } from '../text/compounds';
 
 /** Bump when the table layout changes; an index with another version is rebuilt. */
 export const SCHEMA_VERSION = 2;
@@ -40,7 +40,7 @@ export function passagesSchema(dimension: number): Schema {
     int('ocrConfidence', true),
     /** indexText of English (and 'other') passages, '' otherwise: English analysis. */
     str('fts_en'),
-    /** indexText of German passages plus their compound parts (chunk/compounds.ts), '' otherwise: German analysis. */
+    /** indexText of German passages plus their compound parts (text/compounds.ts), '' otherwise: German analysis. */
     str('fts_de'),
     new Field('vector', new FixedSizeList(dimension, new Field('item', new Float32(), true)), false),
   ]);

@@ -1,11 +1,11 @@
 // The index's own German vocabulary (word → occurrences in German passages), the statistics of the compound splitter
-// (chunk/compounds.ts). Kept in the store folder as `vocabulary.tsv`, written atomically at the end of every index run
+// (text/compounds.ts). Kept in the store folder as `vocabulary.tsv`, written atomically at the end of every index run
 // that changed files: a small run adds the new files' counts and subtracts the old ones (read from the passages table
 // before they are replaced), a large or recovered run recounts from the table. Readers (the retriever) reload it when
 // the file changes.
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { countWords, type WordCounts } from '../chunk/compounds';
+import { countWords, type WordCounts } from '../text/compounds';
 import type { Passage } from '../types';
 
 export const VOCABULARY_FILE = 'vocabulary.tsv';
