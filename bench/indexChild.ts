@@ -6,6 +6,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { chunkDocument } from '../src/rag/chunk';
 import { defaultConfig } from '../src/rag/config';
+import { embedBuiltin } from '../src/rag/embed';
 import { openEngine } from '../src/rag/engine';
 import { ParserPool } from '../src/rag/ingest';
 import { indexFolder } from '../src/rag/index/indexer';
@@ -91,7 +92,7 @@ async function reindexOne(folder: string, store: string, rel: string): Promise<o
   // That file's own cost: parse + chunk + embed it alone.
   t0 = performance.now();
   const doc = await engine.parsers().parse(abs, { timeoutMs: 30_000, maxFileSizeMB: 50 });
-  const passages = chunkDocument(doc, { path: rel, fileHash: 'x' }, engine.config.chunk);
+  const passages = chunkDocument(doc, { path: rel, fileHash: 'x' }, engine.config.chunk, { embedText: embedBuiltin });
   const parseMs = performance.now() - t0;
   t0 = performance.now();
   await engine.embedder.embed(passages.map((p) => p.indexText));

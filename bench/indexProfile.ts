@@ -2,7 +2,7 @@
 // node --import tsx bench/indexProfile.ts /tmp/docs-rag-bench-10000
 import { ParserPool } from '../src/rag/ingest';
 import { chunkDocument } from '../src/rag/chunk';
-import { createEmbedder } from '../src/rag/embed';
+import { createEmbedder, embedBuiltin } from '../src/rag/embed';
 import { defaultConfig } from '../src/rag/config';
 import { walkFolder } from '../src/rag/index/walk';
 import { hashFile } from '../src/rag/index/plan';
@@ -18,7 +18,7 @@ async function main() {
   for (const e of entries) await hashFile(e.abs, e.size);
   console.log('hash', Math.round(performance.now() - t));
   t = performance.now();
-  const ps = docs.map((d, i) => chunkDocument(d, { path: entries[i].path, fileHash: 'x' }, c.chunk));
+  const ps = docs.map((d, i) => chunkDocument(d, { path: entries[i].path, fileHash: 'x' }, c.chunk, { embedText: embedBuiltin }));
   console.log('chunk', Math.round(performance.now() - t), ps.flat().length);
   const emb = createEmbedder(c.embed); await emb.init();
   t = performance.now();

@@ -5,11 +5,14 @@ import * as path from 'node:path';
 import { chunkDocument } from '../../src/rag/chunk';
 import { splitSentences } from '../../src/rag/text/sentences';
 import { defaultConfig, type ChunkConfig } from '../../src/rag/config';
+import { embedBuiltin } from '../../src/rag/embed';
 import { parseBytes } from '../../src/rag/ingest/parseBytes';
 import type { Block, DocFormat, IndexedPassage, ParsedDocument } from '../../src/rag/types';
 import { EVAL, needsShared, sharedMissing } from '../helpers/shared';
 
 const config: ChunkConfig = defaultConfig().chunk;
+/** What the indexer passes: the semantic strategy's breakpoints from the builtin lexical sketch. */
+const SEMANTIC = { embedText: embedBuiltin };
 
 function listFiles(dir: string, ext: string): string[] {
   const out: string[] = [];
@@ -40,7 +43,7 @@ async function parseCached(abs: string): Promise<ParsedDocument> {
 }
 
 function chunkFile(doc: ParsedDocument, abs: string, cfg: ChunkConfig = config): IndexedPassage[] {
-  return chunkDocument(doc, { path: path.relative(EVAL, abs).split(path.sep).join('/'), fileHash: 'h' }, cfg);
+  return chunkDocument(doc, { path: path.relative(EVAL, abs).split(path.sep).join('/'), fileHash: 'h' }, cfg, SEMANTIC);
 }
 
 const LIST_ITEM_BREAK = /\n(?=[ \t]*(?:[-*+•–]|\(?[0-9]{1,3}[.)]|\(?[a-zA-Z][.)]|\([0-9a-z]{1,3}\))\s)/;
@@ -179,7 +182,7 @@ describe(`chunkDocument (${strategy}) on real Markdown files`, function () {
     const edited = original.replace('## § 1 Urlaubsanspruch', '## § 0 Neu\n\nEin neuer Paragraph wurde eingefügt.\n\n## § 1 Urlaubsanspruch');
     assert.notEqual(edited, original);
     const editedDoc = await parseBytes(Buffer.from(edited), 'md', 'burlg.md');
-    const after = chunkDocument(editedDoc, { path: 'workspace/gesetze/burlg.md', fileHash: 'h2' }, cfg);
+    const after = chunkDocument(editedDoc, { path: 'workspace/gesetze/burlg.md', fileHash: 'h2' }, cfg, SEMANTIC);
     const afterIds = new Set(after.map((p) => p.id));
     const keptL2 = passages.filter((p) => p.level === 2 && afterIds.has(p.id));
     assert.equal(keptL2.length, passages.filter((p) => p.level === 2).length, 'every old L2 passage keeps its id');
@@ -212,7 +215,7 @@ describe('chunkDocument on built documents', () => {
     const doc = md([heading('Gemischt', 1, 1), para(text, 3)]);
     const structural = chunkDocument(doc, { path: 'a.md', fileHash: 'h' }, config).filter((p) => p.level === 2);
     assert.equal(structural.length, 1, 'fits one structural passage');
-    const semantic = chunkDocument(doc, { path: 'a.md', fileHash: 'h' }, { ...config, strategy: 'semantic' }).filter((p) => p.level === 2);
+    const semantic = chunkDocument(doc, { path: 'a.md', fileHash: 'h' }, { ...config, strategy: 'semantic' }, SEMANTIC).filter((p) => p.level === 2);
     assert.equal(semantic.length, 2);
     assert.equal(semantic[0].text, urlaub.join(' '));
     assert.equal(semantic[1].text, cargo.join(' '));
@@ -253,9 +256,19 @@ describe('chunkDocument on built documents', () => {
     const doc = md([heading('Titel', 1, 1), para('Ein Satz. '.repeat(200).trim(), 3), heading('Nur', 2, 5)]);
     const before = JSON.stringify(doc);
     chunkDocument(doc, { path: 'a.md', fileHash: 'h' }, config);
-    chunkDocument(doc, { path: 'a.md', fileHash: 'h' }, { ...config, strategy: 'semantic' });
+    chunkDocument(doc, { path: 'a.md', fileHash: 'h' }, { ...config, strategy: 'semantic' }, SEMANTIC);
     chunkDocument(md([heading('A', 1, 1)]), { path: 'a.md', fileHash: 'h' }, config);
     assert.equal(JSON.stringify(doc), before);
+  });
+
+  it('the semantic strategy takes its text embedding from the caller (chunk/ does not import embed/)', () => {
+    const doc = md([heading('Titel', 1, 1), para('Ein Satz. Noch ein Satz.', 3)]);
+    assert.throws(() => chunkDocument(doc, { path: 'a.md', fileHash: 'h' }, { ...config, strategy: 'semantic' }), /embedText/);
+    let calls = 0;
+    const counted = { embedText: (t: string) => (calls++, embedBuiltin(t)) };
+    const ps = chunkDocument(doc, { path: 'a.md', fileHash: 'h' }, { ...config, strategy: 'semantic' }, counted);
+    assert.ok(calls > 0);
+    assert.deepEqual(ps, chunkDocument(doc, { path: 'a.md', fileHash: 'h' }, { ...config, strategy: 'semantic' }, SEMANTIC));
   });
 
   it('indexes a document of headings only as text, and returns nothing for an empty one', () => {

@@ -9,8 +9,9 @@
 //  - keep the previous text passage's tail (about `overlap` characters, whole sentences when possible) in
 //    `overlap`, as context only: it is not part of `text`/`indexText` (none after a table part);
 //  - carry the union of their blocks' locations, so the cited range holds the text.
-// With `config.strategy === 'semantic'` the L2 grouping inside a section follows chunk/semantic.ts instead;
-// everything else (sections, L0/L1, ids, locations, overlap) is the same.
+// With `config.strategy === 'semantic'` the L2 grouping inside a section follows chunk/semantic.ts instead, with the
+// text embedding the caller passes in `options.embedText` (chunk/ does not import embed/; the indexer passes
+// embedBuiltin); everything else (sections, L0/L1, ids, locations, overlap) is the same.
 import type { ChunkConfig, ChunkSize } from '../config';
 import type { Block, DocFormat, IndexedPassage, Lang, Level, ParsedDocument, SourceLocation } from '../types';
 import { PassageIdFactory } from './ids';
@@ -18,13 +19,19 @@ import { guessLanguage } from '../text/language';
 import { needsQuote, quoteOf, unionLocations } from './locations';
 import { PASSAGE_SEPARATOR, packSection } from './pack';
 import { blockPieces } from './pieces';
-import { semanticDrafts } from './semantic';
+import { semanticDrafts, type TextEmbedding } from './semantic';
 import { documentTitle, groupSections, type Section } from './sections';
 import { splitSentences } from '../text/sentences';
 import { documentSummary, leadSentences, sectionSummary } from './summary';
 
 export { detectLanguage, guessLanguage } from '../text/language';
 export { splitSentences } from '../text/sentences';
+export type { TextEmbedding } from './semantic';
+
+export interface ChunkOptions {
+  /** Sentence-window embedding for the semantic strategy's breakpoints; required when `config.strategy === 'semantic'`. */
+  embedText?: TextEmbedding;
+}
 
 /** Tail of the previous passage: whole trailing sentences within `max` characters, else its last words. */
 function overlapTail(text: string, max: number, lang: Lang): string {
@@ -52,7 +59,14 @@ function indexTextOf(headingPath: string[], text: string): string {
 }
 
 /** L0 document, L1 sections, L2 passages, each with a stable id, chunk path, parent and order. */
-export function chunkDocument(doc: ParsedDocument, file: { path: string; fileHash: string }, config: ChunkConfig): IndexedPassage[] {
+export function chunkDocument(
+  doc: ParsedDocument,
+  file: { path: string; fileHash: string },
+  config: ChunkConfig,
+  options: ChunkOptions = {},
+): IndexedPassage[] {
+  const { embedText } = options;
+  if (config.strategy === 'semantic' && !embedText) throw new Error("chunkDocument: the 'semantic' strategy needs options.embedText");
   const path = file.path.replace(/\\/g, '/');
   const title = documentTitle(doc, path);
   const size = sizeFor(doc.format, config);
@@ -132,7 +146,7 @@ export function chunkDocument(doc: ParsedDocument, file: { path: string; fileHas
 
     const drafts =
       config.strategy === 'semantic'
-        ? semanticDrafts(section.blocks, size, config.minSize, docLang)
+        ? semanticDrafts(section.blocks, size, config.minSize, docLang, embedText!)
         : packSection(
             section.blocks.flatMap((b: Block) => blockPieces(b, size.size, docLang)),
             size,

@@ -4,14 +4,17 @@
 // still apply). Same output contract as the structural strategy (drafts of verbatim pieces), so the evaluation
 // can compare the two.
 //
-// Similarity comes from the builtin lexical sketch: synchronous, deterministic and free. It finds topic shifts
-// that change vocabulary; it is not a semantic model.
+// Similarity comes from a synchronous text embedding passed in by the caller (chunk/ does not import embed/): the
+// indexer passes the builtin lexical sketch (embedBuiltin), deterministic and free. It finds topic shifts that change
+// vocabulary; it is not a semantic model.
 import type { ChunkSize } from '../config';
 import type { Block, Lang } from '../types';
-import { embedBuiltin } from '../embed/builtin';
 import { sliceLocation } from './locations';
 import { type Draft, mergeSmallDrafts } from './pack';
 import { blockPieces, cutLongSpan, segmentSpans, type Piece } from './pieces';
+
+/** One text → an L2-normalised vector, synchronously (the indexer passes embed/builtin's `embedBuiltin`). */
+export type TextEmbedding = (text: string) => Float32Array;
 
 /** Distances at or above this percentile of a section's neighbour distances are breakpoints. */
 export const SEMANTIC_BREAKPOINT_PERCENTILE = 80;
@@ -53,13 +56,13 @@ function piecesOf(units: Unit[]): Piece[] {
 const unitText = (u: Unit) => u.block.text.slice(u.start, u.end);
 
 /** Groups a run of text units at semantic breakpoints. */
-function groupUnits(units: Unit[], size: ChunkSize, minSize: number, percentileCut: number): Draft[] {
+function groupUnits(units: Unit[], size: ChunkSize, minSize: number, percentileCut: number, embed: TextEmbedding): Draft[] {
   if (units.length === 0) return [];
   const texts = units.map(unitText);
   // Distance at the gap after sentence i: the two sentences before it against the two after it.
   // pair[j] embeds sentences j and j+1, so each window is embedded once: left of gap i = pair[i-1], right = pair[i+1].
-  const pair = texts.map((_, j) => embedBuiltin(texts.slice(j, j + 2).join(' ')));
-  const first = embedBuiltin(texts[0]);
+  const pair = texts.map((_, j) => embed(texts.slice(j, j + 2).join(' ')));
+  const first = embed(texts[0]);
   const distances = texts.slice(0, -1).map((_, i) => 1 - cosine(i === 0 ? first : pair[i - 1], pair[i + 1]));
   const threshold = percentile(distances, percentileCut);
   // A breakpoint is a local maximum of the distance at or above the threshold (TextTiling-style), so one topic
@@ -92,12 +95,13 @@ export function semanticDrafts(
   size: ChunkSize,
   minSize: number,
   lang: Lang,
+  embed: TextEmbedding,
   percentileCut = SEMANTIC_BREAKPOINT_PERCENTILE,
 ): Draft[] {
   const drafts: Draft[] = [];
   let run: Unit[] = [];
   const flush = () => {
-    drafts.push(...groupUnits(run, size, minSize, percentileCut));
+    drafts.push(...groupUnits(run, size, minSize, percentileCut, embed));
     run = [];
   };
   for (const block of blocks) {

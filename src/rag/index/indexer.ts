@@ -4,6 +4,7 @@ import * as path from 'path';
 import { acquireWriterLock, WriterLockAbortedError, type LockHolder } from './writerLock';
 import type { Engine } from '../engine';
 import { chunkDocument } from '../chunk';
+import { embedBuiltin } from '../embed';
 import { EnrichRun, enrichForIndex, pruneEnrichCache } from '../enrich';
 import type { FileRecord, FileStatus, FileUpdate } from '../store/types';
 import { LoadError, type IndexedPassage } from '../types';
@@ -262,7 +263,8 @@ async function runIndex(engine: Engine, o: IndexOptions): Promise<IndexRunResult
         // Recognised pages are cached by content hash in the store: a reindex or a rename never recognises twice.
         ocr: { ...ocr, cacheDir: path.join(engine.storeDir, 'ocr-cache') },
       });
-      passages = chunkDocument(doc, { path: entry.path, fileHash: hash }, config.chunk);
+      // The semantic strategy's breakpoints come from the builtin lexical sketch, whatever the index's embedder.
+      passages = chunkDocument(doc, { path: entry.path, fileHash: hash }, config.chunk, { embedText: embedBuiltin });
       if (passages.length === 0) throw new LoadError('no-text', 'no extractable text');
       if (signal?.aborted) return;
       // Opt-in LLM enrichments (config.enrich, see src/rag/enrich): contextual indexText, abstractive L0/L1 summaries, cached.
