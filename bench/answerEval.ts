@@ -5,7 +5,7 @@
 // The folder is indexed first when its index is empty (question/metadata files excluded as FORMAT.md asks).
 import * as path from 'node:path';
 import { parseArgs } from 'node:util';
-import { evaluateAnswers } from '../src/rag/answer/evaluateAnswers';
+import { evaluateAnswers } from '../src/rag/eval/evaluateAnswers';
 import { OllamaChatModel } from '../src/rag/answer/ollamaChat';
 import { detectLanguage } from '../src/rag/text/language';
 import { DEFAULT_EXCLUDE } from '../src/rag/config';

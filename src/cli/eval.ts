@@ -95,7 +95,7 @@ export async function run(argv: string[]): Promise<number> {
     if (res.errors.length) for (const e of res.errors) process.stderr.write(`docs-rag: not indexed: ${e.path}: ${e.reason}\n`);
     process.stderr.write(`docs-rag: index ${storeDir}: ${res.files} documents, ${res.chunks} passages (${res.unchanged} unchanged)\n`);
     answers = async (chatModel) => {
-      const { evaluateAnswers } = await import('../rag/answer/evaluateAnswers');
+      const { evaluateAnswers } = await import('../rag/eval/evaluateAnswers');
       const config = configs[0];
       const report = await evaluateAnswers(qs, {
         retriever: createRetriever(engine, { config, chatModel, overrides, detect: detectLanguage }),

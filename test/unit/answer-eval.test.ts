@@ -4,7 +4,7 @@ import { strict as assert } from 'node:assert';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { evaluateAnswers, factCovered, scoreAnswer } from '../../src/rag/answer/evaluateAnswers';
+import { evaluateAnswers, factCovered, scoreAnswer } from '../../src/rag/eval/evaluateAnswers';
 import { OllamaChatModel } from '../../src/rag/answer/ollamaChat';
 import type { AnswerResult } from '../../src/rag/answer/types';
 import { detectLanguage } from '../../src/rag/text/language';

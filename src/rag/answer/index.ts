@@ -19,4 +19,3 @@ export { buildAnswerMessages, neutralise, type AnswerLength } from './prompts';
 export { checkSupport, type SupportReport } from './support';
 export { AGENT_TOOLS, KEYWORD_SEARCH, READ_CHUNK, SEMANTIC_SEARCH, ToolRunner, type ToolContext } from './tools';
 export type { AnswerMode, AnswerResult, Citation, NumberedSource, SentenceCheck } from './types';
-export { evaluateAnswers, factCovered, judgeGroundedness, scoreAnswer, summarise, type AnswerEvalReport, type AnswerScores, type EvaluateAnswersOptions } from './evaluateAnswers';

@@ -1,14 +1,14 @@
 // Generation evaluation (`docs-rag eval --answers`): key-fact coverage tolerant of number formats, citation accuracy
 // (a citation counts when its passage matches an evidence item of the question and supports its sentence), and
 // groundedness by an LLM judge when a model is configured.
-import { matchesEvidence, type Evidence } from '../eval/match';
-import type { WorkspaceQuery } from '../eval/datasets';
+import { matchesEvidence, type Evidence } from './match';
+import type { WorkspaceQuery } from './datasets';
 import type { Retriever } from '../search/types';
 import type { ChatModel, Embedder } from '../types';
-import { answerQuestion, type AnswerOptions } from './answer';
-import { groundednessMessages } from './prompts';
-import { contentTerms, numbersContained, termSet } from './text';
-import type { AnswerResult, NumberedSource } from './types';
+import { answerQuestion, type AnswerOptions } from '../answer/answer';
+import { groundednessMessages } from '../answer/prompts';
+import { contentTerms, numbersContained, termSet } from '../answer/text';
+import type { AnswerResult, NumberedSource } from '../answer/types';
 
 export interface AnswerScores {
   id: string;
