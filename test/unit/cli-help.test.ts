@@ -1,23 +1,11 @@
 // `docs-rag --help` and `docs-rag <command> --help|-h`: the real CLI in a child process answers with its usage on stdout
 // and exit 0; usage errors still go to stderr with exit 2.
 import * as assert from 'node:assert/strict';
-import { spawn } from 'node:child_process';
-import * as path from 'node:path';
+import { runCliSource } from '../helpers/run';
 
-const ROOT = path.resolve(__dirname, '../..');
 const COMMANDS = ['index', 'search', 'status', 'ask', 'eval'];
 
-function cli(args: string[]): Promise<{ code: number | null; stdout: string; stderr: string }> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, ['--import', 'tsx', path.join(ROOT, 'src/cli.ts'), ...args], { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (d) => (stdout += d));
-    child.stderr.on('data', (d) => (stderr += d));
-    child.on('error', reject);
-    child.on('close', (code) => resolve({ code, stdout, stderr }));
-  });
-}
+const cli = runCliSource;
 
 describe('docs-rag --help (CLI end to end)', function () {
   this.timeout(120_000);

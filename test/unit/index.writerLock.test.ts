@@ -16,9 +16,8 @@ import {
   readHolder,
 } from '../../src/rag/index/writerLock';
 import { explainStoreError } from '../../src/rag/store/errors';
+import { ROOT, runCliBundle } from '../helpers/run';
 
-const ROOT = path.resolve(__dirname, '../..');
-const CLI = path.join(ROOT, 'dist/cli.js');
 
 function writeDocs(folder: string, n: number): void {
   for (let i = 0; i < n; i++) {
@@ -27,17 +26,7 @@ function writeDocs(folder: string, n: number): void {
   }
 }
 
-function runCli(args: string[]): Promise<{ code: number | null; stdout: string; stderr: string }> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [CLI, ...args], { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (d) => (stdout += d));
-    child.stderr.on('data', (d) => (stderr += d));
-    child.on('error', reject);
-    child.on('close', (code) => resolve({ code, stdout, stderr }));
-  });
-}
+const runCli = (args: string[]) => runCliBundle(args);
 
 async function passageIds(storeDir: string): Promise<string[]> {
   const db = await lancedb.connect(storeDir);

@@ -2,27 +2,16 @@
 // Run through the real CLI in a child process (real loaders for Markdown, PDF and DOCX, real LanceDB in a temp dir).
 // Also: suites that need ../shared fail in one line without it.
 import * as assert from 'node:assert/strict';
-import { spawn } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
+import { ROOT, runCliSource, runNode } from '../helpers/run';
 
-const ROOT = path.resolve(__dirname, '../..');
 const SAMPLES = path.join(ROOT, 'samples');
 
-function run(args: string[], env: NodeJS.ProcessEnv = process.env): Promise<{ code: number | null; stdout: string; stderr: string }> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, args, { cwd: ROOT, env, stdio: ['ignore', 'pipe', 'pipe'] });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (d) => (stdout += d));
-    child.stderr.on('data', (d) => (stderr += d));
-    child.on('error', reject);
-    child.on('close', (code) => resolve({ code, stdout, stderr }));
-  });
-}
-const cli = (args: string[]) => run(['--import', 'tsx', path.join(ROOT, 'src/cli.ts'), ...args]);
+const run = runNode;
+const cli = (args: string[]) => runCliSource(args);
 const lastJson = (stdout: string) => JSON.parse(stdout.trim().split('\n').pop()!) as Record<string, any>;
 
 function files(dir: string): string[] {

@@ -9,6 +9,7 @@
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
+import { setTimeout as delay } from 'node:timers/promises';
 
 export const WRITER_LOCK_FILE = 'writer.lock';
 
@@ -203,14 +204,7 @@ function releaseFile(storeDir: string): void {
   if (h && h.pid === process.pid) fs.rmSync(path.join(storeDir, WRITER_LOCK_FILE), { force: true });
 }
 
+/** Waits `ms`, or less when `signal` aborts (the caller's loop then sees the abort). */
 function sleep(ms: number, signal?: AbortSignal): Promise<void> {
-  return new Promise((resolve) => {
-    const t = setTimeout(done, ms);
-    function done() {
-      clearTimeout(t);
-      signal?.removeEventListener('abort', done);
-      resolve();
-    }
-    signal?.addEventListener('abort', done, { once: true });
-  });
+  return delay(ms, undefined, { signal }).catch(() => undefined);
 }
