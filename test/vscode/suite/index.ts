@@ -22,6 +22,7 @@ export async function run(): Promise<void> {
   require('./multiroot.test');
   require('./ollama.test');
   require('./watcher.test');
+  require('./settings.test');
 
   const summary: SuiteSummary = { passed: 0, failed: 0, failures: [] };
   await new Promise<void>((resolve) => {
