@@ -13,30 +13,17 @@ export type RenamedSetting = keyof typeof RENAMED_SETTINGS;
 /** The part of `vscode.WorkspaceConfiguration` the rule reads. */
 export interface SettingsReader {
   get<T>(section: string): T | undefined;
-  inspect<T>(section: string):
-    | {
-        globalValue?: T;
-        workspaceValue?: T;
-        workspaceFolderValue?: T;
-        globalLanguageValue?: T;
-        workspaceLanguageValue?: T;
-        workspaceFolderLanguageValue?: T;
-      }
-    | undefined;
+  /** Values by scope: `globalValue`, `workspaceValue`, `workspaceFolderValue`, the language-specific ones, and defaults. */
+  inspect(section: string): object | undefined;
 }
 
-/** Whether the user (or workspace) set `key` anywhere; a default alone does not count. */
+/** Whether the user (or workspace) set `key` in any scope; a default alone does not count. */
 function isSet(c: SettingsReader, key: string): boolean {
-  const i = c.inspect<unknown>(key);
-  if (!i) return false;
-  return [i.globalValue, i.workspaceValue, i.workspaceFolderValue, i.globalLanguageValue, i.workspaceLanguageValue, i.workspaceFolderLanguageValue].some(
-    (v) => v !== undefined,
-  );
+  return Object.entries(c.inspect(key) ?? {}).some(([scope, v]) => v !== undefined && /^(?!default).*Value$/.test(scope));
 }
 
 /** The value of a renamed setting: the new key when set, else the old key when set, else the new key's default. */
 export function renamedSetting<T>(c: SettingsReader, key: RenamedSetting): T | undefined {
   const old = RENAMED_SETTINGS[key];
-  if (!isSet(c, key) && isSet(c, old)) return c.get<T>(old);
-  return c.get<T>(key);
+  return c.get<T>(!isSet(c, key) && isSet(c, old) ? old : key);
 }

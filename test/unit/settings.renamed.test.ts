@@ -20,8 +20,8 @@ function configuration(values: Record<string, Partial<Record<Layer, unknown>>>):
       const l = layers(key);
       return (l.workspaceFolderValue ?? l.workspaceValue ?? l.globalValue ?? l.defaultValue) as T;
     },
-    inspect<T>(key: string) {
-      return layers(key) as { globalValue?: T; workspaceValue?: T; workspaceFolderValue?: T };
+    inspect(key: string) {
+      return { key: `docsRag.${key}`, languageIds: ['markdown'], ...layers(key) };
     },
   };
 }
