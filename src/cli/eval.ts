@@ -10,7 +10,7 @@ import { buildBeirIndex } from '../rag/eval/beirIndex';
 import { loadBeir, loadWorkspaceQueries } from '../rag/eval/datasets';
 import { evaluateBeir, evaluateWorkspace, summaryJson, type EvalReport } from '../rag/eval/runner';
 import { createRetriever } from '../rag/search';
-import { BASE_SETTINGS, NAMED_CONFIGS, RENAMED_SEARCH_SETTINGS, type SearchSettings } from '../rag/search/configs';
+import { BASE_SETTINGS, NAMED_CONFIGS, type SearchSettings } from '../rag/search/configs';
 import type { ChatModel } from '../rag/types';
 import { UsageError, parse, printJson } from './common';
 import { SEARCH_FLAGS, chatModelFrom, embedOverrides, searchOverrides } from './searchOptions';
@@ -144,6 +144,13 @@ export async function run(argv: string[]): Promise<number> {
     await engine.close();
   }
 }
+
+/** Old names of renamed search settings (accepted by `--set`, with a note), mapped to the current ones. */
+export const RENAMED_SEARCH_SETTINGS: Readonly<Record<string, keyof SearchSettings>> = {
+  expansion: 'queryExpansion',
+  expansionVariants: 'queryExpansionVariants',
+  expansionThreshold: 'documentExpansionThreshold',
+};
 
 /**
  * `--set key=value` (repeatable): any SearchSettings field, value parsed as JSON when it parses, else a string. A renamed

@@ -139,13 +139,6 @@ export const BASE_SETTINGS: SearchSettings = {
   llmTimeoutMs: 30_000,
 };
 
-/** Old names of renamed settings (accepted by `docs-rag eval --set`, with a note), mapped to the current ones. */
-export const RENAMED_SEARCH_SETTINGS: Readonly<Record<string, keyof SearchSettings>> = {
-  expansion: 'queryExpansion',
-  expansionVariants: 'queryExpansionVariants',
-  expansionThreshold: 'documentExpansionThreshold',
-};
-
 /** Partial settings per named configuration, applied over BASE_SETTINGS. */
 export const NAMED_CONFIGS: Record<string, { description: string; settings: Partial<SearchSettings> }> = {
   bm25: { description: 'LanceDB full-text search only (language-specific analysis)', settings: { vector: false, bridge: false } },
