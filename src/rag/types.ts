@@ -145,6 +145,8 @@ export interface Embedder {
    * never `embed`, for the query side.
    */
   embedQueries(texts: string[], signal?: AbortSignal): Promise<Float32Array[]>;
+  /** Frees what the embedder holds (the local embedder's worker thread); the engine calls it on close. */
+  close?(): Promise<void>;
 }
 
 /** Identity of the embedder that built an index; two different ones are never mixed. */

@@ -119,7 +119,10 @@ export async function gatherCandidates(store: IndexStore, embedder: Embedder, r:
     return { vectors: emb.value, lists: search.value, embedMs: emb.ms, searchMs: search.ms };
   })();
   const [kw, vec] = await Promise.all([keywordRun, vectorRun]);
-  if (vectorTexts.length) tracer.record('embedding', vec.embedMs, { texts: vectorTexts.length });
+  if (vectorTexts.length) {
+    const queryTexts = vectorTexts.length - r.vectorOnly.length;
+    tracer.record('embedding', vec.embedMs, { texts: vectorTexts.length, queries: queryTexts, documents: r.vectorOnly.length }, [`${embedder.id}:${embedder.model.split(/[\\/]/).pop()}`]);
+  }
   const [kwLists, exactHits, weightedHits] = kw.value;
   if (keywordTexts.length) {
     tracer.record('full-text', kw.ms, {
