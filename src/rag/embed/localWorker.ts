@@ -17,10 +17,9 @@ type Extractor = (texts: string[], o: { pooling: string; normalize: boolean }) =
 const data = workerData as LocalWorkerData;
 
 async function load(): Promise<Extractor> {
-  // A variable keeps bundlers from inlining transformers.js: it stays an external module next to onnxruntime-node.
-  const moduleName = '@huggingface/transformers';
+  // Bundled into dist/localEmbedWorker.js (esbuild.mjs); onnxruntime-node stays external.
   // eslint-disable-next-line @typescript-eslint/no-require-imports
-  const t = require(moduleName);
+  const t = require('@huggingface/transformers');
   t.env.allowRemoteModels = false;
   t.env.allowLocalModels = true;
   t.env.useBrowserCache = false;
