@@ -8,7 +8,7 @@
 // vectors carry a bag-of-characters signal, nothing semantic. Same options → same bytes (the test checks the checked-in
 // copy against a fresh one).
 //
-//   node --import tsx scripts/models/tinyEmbedding.ts [outDir] [--dim 32] [--extra-vocab N]
+//   node --import tsx scripts/models/tinyEmbedding.ts [outDir] [--dim 32] [--extra-vocab N] [--layers L --heads H --intermediate I]
 // --extra-vocab adds N filler tokens (table rows) to reach a real model's vocabulary size for speed measurements.
 import * as fs from 'node:fs';
 import * as path from 'node:path';
@@ -16,6 +16,14 @@ import { onnx } from 'onnx-proto';
 
 export interface TinyModelOptions {
   dim?: number;
+  /**
+   * Transformer encoder layers with random weights after the lookup (BERT shape: self-attention with `heads` heads,
+   * feed-forward of `intermediate`, post-layer-norm). 0 (default): the lookup alone. For speed measurements of a
+   * real model's shape (multilingual-e5-small: --layers 12 --dim 384 --heads 12 --intermediate 1536).
+   */
+  layers?: number;
+  heads?: number;
+  intermediate?: number;
   /** Filler rows after the real vocabulary (never produced by the tokenizer; only make the table as large as a real one). */
   extraVocab?: number;
   seed?: number;
@@ -47,10 +55,94 @@ function json(value: unknown): Buffer {
   return Buffer.from(`${JSON.stringify(value, null, 2)}\n`);
 }
 
-function onnxModel(vocabSize: number, dim: number, seed: number): Buffer {
+interface Shape {
+  layers: number;
+  heads: number;
+  intermediate: number;
+}
+
+function floats(n: number, random: () => number, scale: number, offset = 0): Buffer {
+  const b = Buffer.alloc(n * 4);
+  for (let i = 0; i < n; i++) b.writeFloatLE(offset + (random() * 2 - 1) * scale, i * 4);
+  return b;
+}
+
+/** BERT encoder layers on `hidden` ([B,S,D]); returns the name of the last layer's output. */
+function encoderLayers(graph: onnx.IGraphProto, hidden: string, dim: number, shape: Shape, random: () => number): string {
+  const { TensorProto } = onnx;
+  const F = TensorProto.DataType.FLOAT;
+  const I64 = TensorProto.DataType.INT64;
+  const init = (name: string, dims: number[], data: Buffer, dataType: number = F) => graph.initializer!.push({ name, dataType, dims, rawData: data });
+  const ints = (values: number[]) => {
+    const b = Buffer.alloc(values.length * 8);
+    values.forEach((v, i) => b.writeBigInt64LE(BigInt(v), i * 8));
+    return b;
+  };
+  const node = (opType: string, input: string[], output: string, attribute: onnx.IAttributeProto[] = []) =>
+    graph.node!.push({ opType, input, output: [output], name: output, attribute });
+  const hd = dim / shape.heads;
+  init('split_heads', [4], ints([0, 0, shape.heads, hd]), I64);
+  init('merge_heads', [3], ints([0, 0, dim]), I64);
+  init('scale', [], floats(1, () => 0, 0, 1 / Math.sqrt(hd)));
+  init('half', [], floats(1, () => 0, 0, 0.5));
+  init('one', [], floats(1, () => 0, 0, 1));
+  init('inv_sqrt2', [], floats(1, () => 0, 0, Math.SQRT1_2));
+  init('neg_big', [], floats(1, () => 0, 0, -10000));
+  init('mask_axes', [2], ints([1, 2]), I64);
+  // Attention bias from the mask: (1 - mask) * -10000, shape [B,1,1,S].
+  node('Unsqueeze', ['mask_float', 'mask_axes'], 'mask_4d');
+  node('Sub', ['one', 'mask_4d'], 'mask_inv');
+  node('Mul', ['mask_inv', 'neg_big'], 'mask_bias');
+  const ln = (x: string, prefix: string) => {
+    init(`${prefix}.gamma`, [dim], floats(dim, random, 0.05, 1));
+    init(`${prefix}.beta`, [dim], floats(dim, random, 0.05));
+    node('LayerNormalization', [x, `${prefix}.gamma`, `${prefix}.beta`], `${prefix}.out`, [{ name: 'axis', type: onnx.AttributeProto.AttributeType.INT, i: -1 }]);
+    return `${prefix}.out`;
+  };
+  const linear = (x: string, prefix: string, inDim: number, outDim: number) => {
+    init(`${prefix}.weight`, [inDim, outDim], floats(inDim * outDim, random, 1 / Math.sqrt(inDim)));
+    init(`${prefix}.bias`, [outDim], floats(outDim, random, 0.02));
+    node('MatMul', [x, `${prefix}.weight`], `${prefix}.mm`);
+    node('Add', [`${prefix}.mm`, `${prefix}.bias`], `${prefix}.out`);
+    return `${prefix}.out`;
+  };
+  const perm = (p: number[]) => [{ name: 'perm', type: onnx.AttributeProto.AttributeType.INTS, ints: p }];
+  let x = ln(hidden, 'embeddings.LayerNorm');
+  for (let l = 0; l < shape.layers; l++) {
+    const p = `layer.${l}`;
+    const heads = (name: string, order: number[]) => {
+      node('Reshape', [linear(x, `${p}.${name}`, dim, dim), 'split_heads'], `${p}.${name}.split`);
+      node('Transpose', [`${p}.${name}.split`], `${p}.${name}.heads`, perm(order));
+      return `${p}.${name}.heads`;
+    };
+    const q = heads('query', [0, 2, 1, 3]);
+    const k = heads('key', [0, 2, 3, 1]);
+    const v = heads('value', [0, 2, 1, 3]);
+    node('MatMul', [q, k], `${p}.scores`);
+    node('Mul', [`${p}.scores`, 'scale'], `${p}.scaled`);
+    node('Add', [`${p}.scaled`, 'mask_bias'], `${p}.masked`);
+    node('Softmax', [`${p}.masked`], `${p}.probs`, [{ name: 'axis', type: onnx.AttributeProto.AttributeType.INT, i: -1 }]);
+    node('MatMul', [`${p}.probs`, v], `${p}.context`);
+    node('Transpose', [`${p}.context`], `${p}.context.t`, perm([0, 2, 1, 3]));
+    node('Reshape', [`${p}.context.t`, 'merge_heads'], `${p}.context.merged`);
+    node('Add', [x, linear(`${p}.context.merged`, `${p}.attention.output`, dim, dim)], `${p}.residual1`);
+    const x1 = ln(`${p}.residual1`, `${p}.attention.LayerNorm`);
+    const up = linear(x1, `${p}.intermediate`, dim, shape.intermediate);
+    // GELU(x) = 0.5 x (1 + erf(x / sqrt 2))
+    node('Mul', [up, 'inv_sqrt2'], `${p}.gelu.scaled`);
+    node('Erf', [`${p}.gelu.scaled`], `${p}.gelu.erf`);
+    node('Add', [`${p}.gelu.erf`, 'one'], `${p}.gelu.plus1`);
+    node('Mul', [up, `${p}.gelu.plus1`], `${p}.gelu.prod`);
+    node('Mul', [`${p}.gelu.prod`, 'half'], `${p}.gelu.out`);
+    node('Add', [x1, linear(`${p}.gelu.out`, `${p}.output`, shape.intermediate, dim)], `${p}.residual2`);
+    x = ln(`${p}.residual2`, `${p}.output.LayerNorm`);
+  }
+  return x;
+}
+
+function onnxModel(vocabSize: number, dim: number, seed: number, shape: Shape): Buffer {
   const random = prng(seed);
-  const table = Buffer.alloc(vocabSize * dim * 4);
-  for (let i = 0; i < vocabSize * dim; i++) table.writeFloatLE(random() * 2 - 1, i * 4);
+  const table = floats(vocabSize * dim, random, 1);
   const axes = Buffer.alloc(8);
   axes.writeBigInt64LE(-1n);
   const { TensorProto } = onnx;
@@ -76,9 +168,13 @@ function onnxModel(vocabSize: number, dim: number, seed: number): Buffer {
       { opType: 'Gather', input: ['embeddings.word_embeddings.weight', 'input_ids'], output: ['token_vectors'], name: 'lookup', attribute: [{ name: 'axis', type: onnx.AttributeProto.AttributeType.INT, i: 0 }] },
       { opType: 'Cast', input: ['attention_mask'], output: ['mask_float'], name: 'mask_cast', attribute: [{ name: 'to', type: onnx.AttributeProto.AttributeType.INT, i: TensorProto.DataType.FLOAT }] },
       { opType: 'Unsqueeze', input: ['mask_float', 'last_axis'], output: ['mask_3d'], name: 'mask_unsqueeze' },
-      { opType: 'Mul', input: ['token_vectors', 'mask_3d'], output: ['last_hidden_state'], name: 'mask_apply' },
+      { opType: 'Mul', input: ['token_vectors', 'mask_3d'], output: [shape.layers > 0 ? 'masked_embeddings' : 'last_hidden_state'], name: 'mask_apply' },
     ],
   };
+  if (shape.layers > 0) {
+    const out = encoderLayers(graph, 'masked_embeddings', dim, shape, random);
+    graph.node!.push({ opType: 'Identity', input: [out], output: ['last_hidden_state'], name: 'output' });
+  }
   const model: onnx.IModelProto = {
     irVersion: 8,
     producerName: 'docs-rag scripts/models/tinyEmbedding.ts',
@@ -125,8 +221,8 @@ export function tinyEmbeddingFiles(options: TinyModelOptions = {}): Map<string, 
     model_type: 'bert',
     hidden_size: dim,
     vocab_size: vocabSize,
-    num_hidden_layers: 0,
-    num_attention_heads: 1,
+    num_hidden_layers: options.layers ?? 0,
+    num_attention_heads: options.heads ?? 1,
     max_position_embeddings: 512,
     type_vocab_size: 2,
     pad_token_id: 0,
@@ -145,7 +241,7 @@ export function tinyEmbeddingFiles(options: TinyModelOptions = {}): Map<string, 
     ['config.json', json(config)],
     ['tokenizer.json', json(tokenizer)],
     ['tokenizer_config.json', json(tokenizerConfig)],
-    ['onnx/model.onnx', onnxModel(vocabSize, dim, options.seed ?? 42)],
+    ['onnx/model.onnx', onnxModel(vocabSize, dim, options.seed ?? 42, { layers: options.layers ?? 0, heads: options.heads ?? 1, intermediate: options.intermediate ?? 4 * dim })],
   ]);
 }
 
@@ -163,6 +259,6 @@ if (require.main === module) {
     return i >= 0 ? Number(args[i + 1]) : undefined;
   };
   const out = args[0] && !args[0].startsWith('--') ? path.resolve(args[0]) : TINY_MODEL_DIR;
-  writeTinyEmbedding(out, { dim: opt('--dim'), extraVocab: opt('--extra-vocab') });
+  writeTinyEmbedding(out, { dim: opt('--dim'), extraVocab: opt('--extra-vocab'), layers: opt('--layers'), heads: opt('--heads'), intermediate: opt('--intermediate') });
   console.log(`wrote ${out}`);
 }
