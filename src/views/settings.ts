@@ -87,4 +87,4 @@ export function readSettings(scope?: vscode.ConfigurationScope): DocsRagSettings
 }
 
 /** Settings whose change needs the engines to be reopened (a different index layout or embedder). */
-export const ENGINE_SETTINGS = ['docsRag.include', 'docsRag.exclude', 'docsRag.maxFileSizeMB', 'docsRag.index.followExternalSymlinks', 'docsRag.ocr.enabled', 'docsRag.ocr.languages', 'docsRag.ocr.maxPages', 'docsRag.embedder', 'docsRag.ollama.host', 'docsRag.ollama.embedModel', 'docsRag.enrich.contextual', 'docsRag.enrich.summaries', 'docsRag.ollama.chatModel', 'files.exclude'];
+export const ENGINE_SETTINGS = ['docsRag.include', 'docsRag.exclude', 'docsRag.maxFileSizeMB', 'docsRag.index.followExternalSymlinks', 'docsRag.ocr.enabled', 'docsRag.ocr.languages', 'docsRag.ocr.maxPages', 'docsRag.embedder', 'docsRag.local.modelPath', 'docsRag.ollama.host', 'docsRag.ollama.embedModel', 'docsRag.enrich.contextual', 'docsRag.enrich.summaries', 'docsRag.ollama.chatModel', 'files.exclude'];
