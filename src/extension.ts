@@ -63,6 +63,10 @@ export function activate(context: vscode.ExtensionContext): DocsRagApi {
       }
     }),
     vscode.workspace.onDidChangeWorkspaceFolders(() => void restart()),
+    host.onDidDownloadModel(() => {
+      log.info('local embedding model downloaded: reopening the index');
+      void host.reset().then(restart);
+    }),
     vscode.workspace.onDidGrantWorkspaceTrust(() => void restart()),
   );
   // Heavy work (LanceDB, the first scan) starts after activation has returned.

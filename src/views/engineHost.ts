@@ -57,6 +57,9 @@ export class EngineHost implements vscode.Disposable {
   private readonly indexedEmitter = new vscode.EventEmitter<{ folder: vscode.WorkspaceFolder; result: IndexRunResult }>();
   readonly onDidIndex = this.indexedEmitter.event;
   private current: HostState = { kind: 'idle' };
+  private readonly modelEmitter = new vscode.EventEmitter<void>();
+  /** A local embedding model was downloaded: reopen the indexes to use it. */
+  readonly onDidDownloadModel = this.modelEmitter.event;
 
   constructor(
     private readonly storageRoot: vscode.Uri,
@@ -102,7 +105,7 @@ export class EngineHost implements vscode.Disposable {
         const storeDir = this.storeDirFor(folder);
         await vscode.workspace.fs.createDirectory(vscode.Uri.file(storeDir));
         const config = engineConfigFromSettings(folder);
-        await prepareLocalModel(m, config, this.modelCacheDir, this.log);
+        prepareLocalModel(m, config, this.modelCacheDir, this.log, () => this.modelEmitter.fire());
         const e = await m.engine.openEngine({
           folder: folder.uri.fsPath,
           storeDir,
@@ -253,5 +256,6 @@ export class EngineHost implements vscode.Disposable {
     void this.reset();
     this.stateEmitter.dispose();
     this.indexedEmitter.dispose();
+    this.modelEmitter.dispose();
   }
 }

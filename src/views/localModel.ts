@@ -1,7 +1,8 @@
-// `docsRag.embedder: "local"` with a known model name: asks once (per session) whether to download the model, then
-// downloads it with a cancellable progress notification into VS Code's global storage. "Not now", a cancel or a
-// failure leave this session on the builtin embedder (said in the log); a model folder (docsRag.local.modelPath)
-// is used as it is and nothing is fetched.
+// `docsRag.embedder: "local"` with a known model name that is not downloaded yet: the index opens at once with the
+// builtin embedder (nothing waits for the user), and a notification asks once per session whether to download the
+// model; the download runs with a cancellable progress notification into VS Code's global storage, and when it is
+// verified `onDownloaded` reopens the index with the local model. "Not now", a cancel or a failure leave this session
+// on the builtin embedder (said in the log). A model folder (docsRag.local.modelPath) is used as it is, nothing fetched.
 import * as fs from 'node:fs';
 import * as vscode from 'vscode';
 import type { EngineConfig } from '../rag/config';
@@ -12,18 +13,21 @@ let declined = false;
 let running: Promise<boolean> | null = null;
 
 /** Makes `config.embed` usable: the model present, or the builtin embedder for this session. */
-export async function prepareLocalModel(m: EngineModules, config: EngineConfig, cacheDir: string, log: Log): Promise<void> {
+export function prepareLocalModel(m: EngineModules, config: EngineConfig, cacheDir: string, log: Log, onDownloaded: () => void): void {
   if (config.embed.provider !== 'local') return;
   config.embed.modelCacheDir = cacheDir;
   const name = config.embed.localModel;
   if (fs.existsSync(name)) return;
   const model = m.embed.knownModel(name);
   if (!model || m.embed.downloadedModelDir(model, cacheDir)) return; // an unknown name fails with the embedder's message
-  running ??= ask(m, model, cacheDir, log).finally(() => (running = null));
-  if (!(await running)) {
-    log.warn(`local embedding model ${model.id} not available: using the builtin embedder in this session`);
-    config.embed.provider = 'builtin';
-  }
+  log.warn(`local embedding model ${model.id} is not downloaded: the builtin embedder is used until it is`);
+  config.embed.provider = 'builtin';
+  running ??= ask(m, model, cacheDir, log)
+    .then((ok) => {
+      if (ok) onDownloaded();
+      return ok;
+    })
+    .finally(() => (running = null));
 }
 
 async function ask(m: EngineModules, model: NonNullable<ReturnType<EngineModules['embed']['knownModel']>>, cacheDir: string, log: Log): Promise<boolean> {
