@@ -2,7 +2,7 @@
 // chat model (streamed on a TTY); without, the extractive answer (the most relevant passages, quoted). Indexes the
 // folder first when it has no index yet. With --json the last stdout line is one JSON object.
 import { detectLanguage } from '../rag/text/language';
-import { openEngine, type EngineConfigOverrides } from '../rag/engine';
+import { openEngine } from '../rag/engine';
 import { indexFolder } from '../rag/index/indexer';
 import { answerQuestion, type AnswerOptions } from '../rag/answer/answer';
 import { citationJson, formatLocation } from '../rag/answer/citations';

@@ -2,7 +2,6 @@
 // mode) over stdio. stdout carries the protocol only; logs go to stderr. See src/mcp/ for the server and its tools.
 import * as fs from 'node:fs';
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
-import type { EngineConfigOverrides } from '../rag/engine';
 import { IndexAccess } from '../mcp/indexAccess';
 import { createMcpServer } from '../mcp/server';
 import { DocsRagTools } from '../mcp/tools';
