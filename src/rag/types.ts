@@ -143,6 +143,8 @@ export interface SearchHit {
   hybridScore?: number;
   /** Vector, when the stage that produced the hit loaded it (MMR needs it). */
   vector?: Float32Array;
+  /** Set when an edge of the reference graph brought the hit (search/links.ts): the hit it was reached from and how. */
+  via?: { seed: string; kind: LinkKind; direction: 'out' | 'in' };
 }
 
 /** Embeds texts into L2-normalised vectors. */

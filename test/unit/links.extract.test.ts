@@ -8,7 +8,7 @@ import * as path from 'node:path';
 import { chunkDocument } from '../../src/rag/chunk';
 import { defaultConfig } from '../../src/rag/config';
 import { parseBytes } from '../../src/rag/ingest/parseBytes';
-import { extractLinks, lawsOf, resolveEdges, resolveLaw, legalReferences, type ResolvedLink } from '../../src/rag/links';
+import { extractLinks, lawsOf, resolveEdges, resolveLaw, legalReferences, targetMap, type ResolvedLink } from '../../src/rag/links';
 import { abbreviationScore } from '../../src/rag/links/legal';
 import type { DocFormat, LinkRow, Passage } from '../../src/rag/types';
 
@@ -37,9 +37,7 @@ async function load(): Promise<Fixture> {
 /** Resolves the edges of `files` against the targets of `present` (the files in the index). */
 function graph(fx: Fixture, present = FILES): ResolvedLink[] {
   const all = present.flatMap((f) => fx.rows.get(f) ?? []);
-  const targets = new Map<string, string[]>();
-  for (const r of all) if (r.role === 'target') targets.set(r.key, [...(targets.get(r.key) ?? []), r.from]);
-  return resolveEdges(all, targets, lawsOf(all.filter((r) => r.role === 'target' && r.key.startsWith('law:'))));
+  return resolveEdges(all, targetMap(all), lawsOf(all.filter((r) => r.role === 'target' && r.key.startsWith('law:'))));
 }
 
 describe('links: edges extracted at index time (model-free)', function () {
@@ -98,13 +96,19 @@ describe('links: edges extracted at index time (model-free)', function () {
     assert.deepEqual(find('link', /^the start$/), ['manual/workspaces.md:9 → manual/index.md:5']);
   });
 
-  it('links backticked names shared across files to where they are introduced (a heading, a file named so)', () => {
+  it('links backticked names shared across files: a rare one between its mentions, a common one to where it is introduced', () => {
+    // `members` is mentioned twice: the two passages link to each other.
+    assert.deepEqual(find('name', /^members$/).sort(), ['manual/build.md:9 → manual/workspaces.md:9', 'manual/workspaces.md:9 → manual/build.md:9']);
+    // `rust-version` is mentioned by five passages (more than MAX_TARGETS_PER_KEY): only the file named so is followed.
     assert.deepEqual(find('name', /^rust-version$/).sort(), [
       'manual/build.md:5 → manual/rust-version.md:3',
+      'manual/build.md:9 → manual/rust-version.md:3',
       'manual/index.md:5 → manual/rust-version.md:3',
+      'manual/workspaces.md:5 → manual/rust-version.md:3',
       'manual/workspaces.md:9 → manual/rust-version.md:3',
     ]);
-    assert.deepEqual(find('name', /^workspace$/), ['manual/workspaces.md:5 → manual/build.md:9']);
+    // `[workspace]` is introduced by a heading ("The `[workspace]` section") and mentioned in two passages.
+    assert.ok(find('name', /^workspace$/).includes('manual/workspaces.md:5 → manual/build.md:9'));
   });
 
   it('follows "see section …" to the heading of that title and an emphasised definition to its uses', () => {

@@ -7,6 +7,7 @@ import { foldText } from '../text/fold';
 import { lawIdentity, legalReferences, pendingSectionKey, resolveLaw, sectionKey, sectionMarks, sectionStart } from './legal';
 import { backtickedNames, headingNames, markupLinks, normalizeName, plainTextNames, referenceDefinitions, sectionReferences, slug } from './markup';
 import { definedTerms, usesTerm } from './terms';
+import { INTRODUCES } from './resolve';
 
 export interface LinkSource {
   /** Relative path with '/' separators. */
@@ -65,7 +66,7 @@ export function extractLinks(passages: Passage[], src: LinkSource): LinkRow[] {
 
   provide(units[0], fileKey(src.path), 'link');
   const stem = (src.path.split('/').pop() ?? '').replace(/\.[^.]+$/, '').toLowerCase();
-  if (stem.length >= 3) provide(units[0], nameKey(stem), 'name');
+  if (stem.length >= 3) provide(units[0], nameKey(stem), 'name', INTRODUCES);
   for (const section of passages.filter((p) => p.level === 1)) {
     const first = firstOf.get(section.id) ?? section;
     const heading = section.headingPath[section.headingPath.length - 1];
@@ -73,7 +74,7 @@ export function extractLinks(passages: Passage[], src: LinkSource): LinkRow[] {
     provide(first, anchorKey(src.path, slug(heading)), 'link');
     provide(first, headingKey(foldText(heading).trim()), 'reference');
     const headingSource = lines && section.loc.startLine !== undefined ? lines[section.loc.startLine - 1] ?? heading : heading;
-    for (const n of headingNames(headingSource.replace(/^#+\s*/, ''))) provide(first, nameKey(n), 'name');
+    for (const n of headingNames(headingSource.replace(/^#+\s*/, ''))) provide(first, nameKey(n), 'name', INTRODUCES);
   }
 
   // Laws: where each § starts (a heading or a passage opening with it) and its Absätze.
@@ -140,9 +141,13 @@ export function extractLinks(passages: Passage[], src: LinkSource): LinkRow[] {
     }
     for (const s of sectionReferences(u.text)) edge(u, 'reference', headingKey(s.title), s.anchor, true);
     const names = lines && src.format === 'md' ? backtickedNames(source) : plainTextNames(u.text);
+    // A name is shared: every passage mentioning it links to the others (resolved when read; a name mentioned by many
+    // passages is too generic to follow, see links/resolve.ts MAX_TARGETS_PER_KEY).
     for (const n of names.slice(0, MAX_NAMES_PER_PASSAGE)) {
       const key = nameKey(normalizeName(n));
-      if (provided.get(key) !== u.id) edge(u, 'name', key, n, false);
+      if (provided.get(key) === u.id) continue;
+      edge(u, 'name', key, n, false);
+      provide(u, key, 'name');
     }
     if (definitions.size > 0) {
       const folded = foldText(u.text);

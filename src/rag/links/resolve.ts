@@ -8,14 +8,46 @@ import { resolveLaw, sectionKey, type LawIdentity } from './legal';
 export interface ResolvedLink {
   from: string;
   to: string;
+  /** Files of both ends. */
+  fromPath: string;
+  toPath: string;
   kind: LinkKind;
   anchor: string;
   /** The key it was resolved by (diagnostics). */
   key: string;
+  /** The target introduces the key (a § heading, an anchor, a file, a heading naming it) rather than mentioning it. */
+  primary: boolean;
+  /** How many passages provide the key (1 for an edge resolved inside its file): the fewer, the more specific. */
+  providers: number;
 }
 
-/** A key provided by more passages than this is too generic to follow (a name every chapter mentions in a heading). */
+/**
+ * A key provided by more passages than this is too generic to follow (a name many passages mention); then only the
+ * passages that introduce it (a heading or a file named so: target rows with anchor 'introduces') are followed, if few.
+ */
 export const MAX_TARGETS_PER_KEY = 4;
+
+/** A passage providing a key; `primary` when it introduces it (heading, file name) rather than mentioning it. */
+export interface LinkTarget {
+  id: string;
+  path: string;
+  primary: boolean;
+}
+
+/** key → its providers, from target rows. */
+export function targetMap(rows: Pick<LinkRow, 'role' | 'key' | 'from' | 'path' | 'anchor'>[]): Map<string, LinkTarget[]> {
+  const out = new Map<string, LinkTarget[]>();
+  for (const r of rows) {
+    if (r.role !== 'target') continue;
+    const list = out.get(r.key) ?? [];
+    list.push({ id: r.from, path: r.path, primary: r.anchor === INTRODUCES });
+    out.set(r.key, list);
+  }
+  return out;
+}
+
+/** Anchor of a name's target row where a heading or the file name introduces the name. */
+export const INTRODUCES = 'introduces';
 
 /** The laws of the index, from their identity rows (key `law:<id>`, anchor "Title (Abbr)"). */
 export function lawsOf(identityRows: Pick<LinkRow, 'key' | 'anchor'>[]): LawIdentity[] {
@@ -45,27 +77,30 @@ export function candidateKeys(key: string, laws: LawIdentity[]): string[] {
  * `to` keeps it; others take the providers of their first candidate key that has any (none when more than
  * MAX_TARGETS_PER_KEY provide it, or when the only provider is the edge's own passage).
  */
-export function resolveEdges(edges: LinkRow[], targets: Map<string, string[]>, laws: LawIdentity[]): ResolvedLink[] {
-  const out: ResolvedLink[] = [];
-  const seen = new Set<string>();
-  const push = (e: LinkRow, to: string, key: string) => {
+export function resolveEdges(edges: LinkRow[], targets: Map<string, LinkTarget[]>, laws: LawIdentity[]): ResolvedLink[] {
+  // One edge per (from, to, kind): the most specific of the keys that connect them.
+  const best = new Map<string, ResolvedLink>();
+  const push = (e: LinkRow, to: string, toPath: string, key: string, primary: boolean, providers: number) => {
+    if (to === e.from) return;
     const id = `${e.from}\u0000${to}\u0000${e.kind}`;
-    if (to === e.from || seen.has(id)) return;
-    seen.add(id);
-    out.push({ from: e.from, to, kind: e.kind, anchor: e.anchor, key });
+    const prev = best.get(id);
+    if (prev && (Number(prev.primary) - Number(primary) || providers - prev.providers) >= 0) return;
+    best.set(id, { from: e.from, to, fromPath: e.path, toPath, kind: e.kind, anchor: e.anchor, key, primary, providers });
   };
   for (const e of edges) {
     if (e.role !== 'edge') continue;
     if (e.to) {
-      push(e, e.to, e.key);
+      push(e, e.to, e.path, e.key, true, 1);
       continue;
     }
     for (const k of candidateKeys(e.key, laws)) {
-      const ids = (targets.get(k) ?? []).filter((id) => id !== e.from);
-      if (ids.length === 0) continue;
-      if (ids.length <= MAX_TARGETS_PER_KEY) for (const id of ids) push(e, id, k);
+      const all = (targets.get(k) ?? []).filter((t) => t.id !== e.from);
+      if (all.length === 0) continue;
+      const ids = all.length <= MAX_TARGETS_PER_KEY ? all : all.filter((t) => t.primary);
+      // Only names have mentions as providers; every other key's providers introduce it.
+      if (ids.length <= MAX_TARGETS_PER_KEY) for (const t of ids) push(e, t.id, t.path, k, t.primary || e.kind !== 'name', all.length);
       break;
     }
   }
-  return out;
+  return [...best.values()];
 }

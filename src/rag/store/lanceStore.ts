@@ -6,7 +6,7 @@ import * as path from 'node:path';
 import * as lancedb from '@lancedb/lancedb';
 import type { Connection, Table } from '@lancedb/lancedb';
 import { BooleanQuery, Index, MatchQuery, Occur, PhraseQuery, type FullTextQuery } from '@lancedb/lancedb';
-import type { EmbedderInfo, Lang, Level, Passage, SearchHit } from '../types';
+import type { EmbedderInfo, Lang, Level, LinkRow, Passage, SearchHit } from '../types';
 import type {
   FileRecord, FileUpdate, FullTextOptions, IndexMeta, IndexStore, SearchFilter, VectorOptions,
 } from './types';
@@ -637,6 +637,11 @@ export class LanceStore implements IndexStore {
   /** Resolved edges of the reference graph leaving or reaching these passages. */
   async linksOf(ids: string[]): Promise<ResolvedLink[]> {
     return this.links.linksOf(ids);
+  }
+
+  /** Every row of the links table, unordered (tests, diagnostics). */
+  async scanLinks(): Promise<LinkRow[]> {
+    return this.links.all();
   }
 
   async linkCounts(): Promise<LinkCounts | null> {

@@ -6,7 +6,7 @@ import * as lancedb from '@lancedb/lancedb';
 import type { Connection, Table } from '@lancedb/lancedb';
 import { Field, Schema, Utf8 } from 'apache-arrow';
 import type { LinkKind, LinkRow } from '../types';
-import { candidateKeys, lawsOf, resolveEdges, type ResolvedLink } from '../links/resolve';
+import { candidateKeys, lawsOf, resolveEdges, targetMap, type LinkTarget, type ResolvedLink } from '../links/resolve';
 import { sqlIn, sqlString } from './schema';
 import { withCommitRetry } from './retry';
 
@@ -145,12 +145,10 @@ export class LinksTable {
   }
 
   /** Providers of the given keys. */
-  private async targets(keys: string[]): Promise<Map<string, string[]>> {
-    const out = new Map<string, string[]>();
-    for (let i = 0; i < keys.length; i += IN_CHUNK) {
-      for (const r of await this.rows(`role = 'target' AND ${sqlIn('key', keys.slice(i, i + IN_CHUNK))}`)) out.set(r.key, [...(out.get(r.key) ?? []), r.from]);
-    }
-    return out;
+  private async targets(keys: string[]): Promise<Map<string, LinkTarget[]>> {
+    const rows: LinkRow[] = [];
+    for (let i = 0; i < keys.length; i += IN_CHUNK) rows.push(...(await this.rows(`role = 'target' AND ${sqlIn('key', keys.slice(i, i + IN_CHUNK))}`)));
+    return targetMap(rows);
   }
 
   /** Resolved edges leaving or reaching the given passages (one hop, both directions). */
@@ -179,14 +177,18 @@ export class LinksTable {
     return resolveEdges([...outgoing, ...incomingLocal, ...incoming], targets, laws).filter((e) => idSet.has(e.from) || idSet.has(e.to));
   }
 
+  /** Every row (tests, diagnostics). */
+  async all(): Promise<LinkRow[]> {
+    const table = await this.refresh();
+    if (!table) return [];
+    return (await table.query().select(COLUMNS).toArray()).map((r) => fromRow(r as Record<string, unknown>));
+  }
+
   /** Counts of the whole graph (reads every row: for status, not for search). */
   async counts(): Promise<LinkCounts | null> {
-    const table = await this.refresh();
-    if (!table) return null;
-    const all = (await table.query().select(COLUMNS).toArray()).map((r) => fromRow(r as Record<string, unknown>));
-    const targets = new Map<string, string[]>();
-    for (const r of all) if (r.role === 'target') targets.set(r.key, [...(targets.get(r.key) ?? []), r.from]);
-    const resolved = resolveEdges(all, targets, lawsOf(all.filter((r) => r.role === 'target' && r.key.startsWith('law:'))));
+    if (!(await this.refresh())) return null;
+    const all = await this.all();
+    const resolved = resolveEdges(all, targetMap(all), lawsOf(all.filter((r) => r.role === 'target' && r.key.startsWith('law:'))));
     const byKind = Object.fromEntries(LINK_KINDS.map((k) => [k, 0])) as Record<LinkKind, number>;
     for (const e of resolved) byKind[e.kind]++;
     const withTarget = new Set(resolved.map((e) => `${e.from}\u0000${e.kind}\u0000${e.anchor}`));
