@@ -3,7 +3,7 @@
 // so a changed, new or deleted target file never leaves another file's rows stale. A store without the table (built
 // before it existed) opens and searches; it has no links until its files are indexed again.
 import * as lancedb from '@lancedb/lancedb';
-import type { Connection, Table } from '@lancedb/lancedb';
+import { Index, type Connection, type Table } from '@lancedb/lancedb';
 import { Field, Schema, Utf8 } from 'apache-arrow';
 import type { LinkKind, LinkRow } from '../types';
 import { candidateKeys, lawsOf, resolveEdges, targetMap, type LinkTarget, type ResolvedLink } from '../links/resolve';
@@ -196,9 +196,18 @@ export class LinksTable {
     return { links: resolved.length, byKind, unresolved };
   }
 
+  /** Scalar indexes for the read-time lookups (by from, to and key); created by the writer when missing. */
+  async ensureIndexes(): Promise<void> {
+    const table = await this.refresh();
+    if (!table || (await table.countRows()) === 0) return;
+    const have = new Set((await table.listIndices()).flatMap((i) => i.columns));
+    for (const column of ['from_id', 'to_id', 'key']) if (!have.has(column)) await table.createIndex(column, { config: Index.btree(), replace: true });
+  }
+
   async optimize(cleanupOlderThan: (t: Table) => Promise<Date>, deleteUnverified: boolean): Promise<void> {
     const table = await this.refresh();
     if (!table) return;
+    await this.ensureIndexes();
     const keepFrom = await cleanupOlderThan(table);
     await withCommitRetry(() => table.optimize({ cleanupOlderThan: keepFrom, deleteUnverified }));
   }
