@@ -6,6 +6,7 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import * as lancedb from '@lancedb/lancedb';
 import { openStore, type LanceStore } from '../../src/rag/store';
+import { LinksTable } from '../../src/rag/store/links';
 import type { FileRecord } from '../../src/rag/store/types';
 import type { IndexedPassage, LinkRow } from '../../src/rag/types';
 
@@ -38,7 +39,10 @@ const record = (file: string, n: number, hash = `h-${file}`): FileRecord => ({
 const edge = (from: IndexedPassage, key: string, to = '', kind: LinkRow['kind'] = 'name'): LinkRow => ({ role: 'edge', from: from.id, path: from.path, kind, key, to, anchor: key });
 const target = (p: IndexedPassage, key: string): LinkRow => ({ role: 'target', from: p.id, path: p.path, kind: 'name', key, to: '', anchor: '' });
 
-describe('LanceStore links table', () => {
+for (const mode of ['in memory', 'queried'] as const) describe(`LanceStore links table (graph ${mode})`, () => {
+  const cacheMaxRows = LinksTable.cacheMaxRows;
+  before(() => (LinksTable.cacheMaxRows = mode === 'queried' ? 0 : cacheMaxRows));
+  after(() => (LinksTable.cacheMaxRows = cacheMaxRows));
   let dir: string;
   let store: LanceStore;
   beforeEach(async () => {

@@ -7,6 +7,7 @@ import { Index, type Connection, type Table } from '@lancedb/lancedb';
 import { Field, Schema, Utf8 } from 'apache-arrow';
 import type { LinkKind, LinkRow } from '../types';
 import { candidateKeys, lawsOf, resolveEdges, targetMap, type LinkTarget, type ResolvedLink } from '../links/resolve';
+import type { LawIdentity } from '../links/legal';
 import { sqlIn, sqlString } from './schema';
 import { withCommitRetry } from './retry';
 
@@ -48,6 +49,42 @@ function fromRow(r: Record<string, unknown>): LinkRow {
   };
 }
 
+/** Largest graph held in memory for search (rows of the links table; ~200 bytes each). */
+export const GRAPH_CACHE_MAX_ROWS = 300_000;
+
+/** The links table in memory, indexed for one-hop lookups (only `version` when it is too large to hold). */
+interface GraphCache {
+  version: number;
+  byFrom?: Map<string, LinkRow[]>;
+  byTo?: Map<string, LinkRow[]>;
+  /** passage → the keys it provides. */
+  provides?: Map<string, string[]>;
+  /** Unresolved edges by every key they may resolve under (a § under its law's id). */
+  byCandidate?: Map<string, LinkRow[]>;
+  targets?: Map<string, LinkTarget[]>;
+  laws?: LawIdentity[];
+}
+
+function push<K, V>(map: Map<K, V[]>, key: K, value: V): void {
+  const list = map.get(key);
+  if (list) list.push(value);
+  else map.set(key, [value]);
+}
+
+function buildGraph(version: number, rows: LinkRow[]): GraphCache {
+  const laws = lawsOf(rows.filter((r) => r.role === 'target' && r.key.startsWith('law:')));
+  const g: Required<GraphCache> = { version, byFrom: new Map(), byTo: new Map(), provides: new Map(), byCandidate: new Map(), targets: targetMap(rows), laws };
+  for (const r of rows) {
+    if (r.role === 'target') push(g.provides, r.from, r.key);
+    else {
+      push(g.byFrom, r.from, r);
+      if (r.to) push(g.byTo, r.to, r);
+      else for (const k of candidateKeys(r.key, laws)) push(g.byCandidate, k, r);
+    }
+  }
+  return g;
+}
+
 export interface LinkCounts {
   /** Resolved edges (both ends are passages of the index now). */
   links: number;
@@ -59,6 +96,9 @@ export interface LinkCounts {
 /** The links table of one store. `table` is null until the writer first writes links (or when the store predates it). */
 export class LinksTable {
   private lawCache: { version: number; laws: ReturnType<typeof lawsOf> } | null = null;
+  private graph: GraphCache | null = null;
+  /** Rows up to which the graph is held in memory (tests set 0 to exercise the query path). */
+  static cacheMaxRows = GRAPH_CACHE_MAX_ROWS;
 
   /** `open` opens an existing table, or gives null while another process is still creating it. */
   constructor(
@@ -129,6 +169,7 @@ export class LinksTable {
     if ((await this.db.tableNames()).includes(LINKS_TABLE)) await this.db.dropTable(LINKS_TABLE);
     this.table = null;
     this.lawCache = null;
+    this.graph = null;
   }
 
   private async rows(where: string): Promise<LinkRow[]> {
@@ -151,9 +192,31 @@ export class LinksTable {
     return targetMap(rows);
   }
 
-  /** Resolved edges leaving or reaching the given passages (one hop, both directions). */
+  /**
+   * Resolved edges leaving or reaching the given passages (one hop, both directions). Up to GRAPH_CACHE_MAX_ROWS rows the
+   * whole graph is held in memory, indexed, and rebuilt when the table's version changes (another run wrote it); larger
+   * graphs are queried.
+   */
   async linksOf(ids: string[]): Promise<ResolvedLink[]> {
-    if (ids.length === 0 || !(await this.refresh())) return [];
+    const table = ids.length === 0 ? null : await this.refresh();
+    if (!table) return [];
+    const version = await table.version();
+    if (this.graph?.version !== version) {
+      const rows = await table.countRows();
+      this.graph = rows <= LinksTable.cacheMaxRows ? buildGraph(version, await this.all()) : { version };
+    }
+    const g = this.graph;
+    if (!g.byFrom) return this.queryLinksOf(ids);
+    const idSet = new Set(ids);
+    const edges: LinkRow[] = [];
+    for (const id of ids) {
+      edges.push(...(g.byFrom.get(id) ?? []), ...(g.byTo!.get(id) ?? []));
+      for (const key of g.provides!.get(id) ?? []) edges.push(...(g.byCandidate!.get(key) ?? []));
+    }
+    return resolveEdges(edges, g.targets!, g.laws!).filter((e) => idSet.has(e.from) || idSet.has(e.to));
+  }
+
+  private async queryLinksOf(ids: string[]): Promise<ResolvedLink[]> {
     const idList = sqlIn('from_id', ids);
     const [outgoing, incomingLocal, provided, laws] = await Promise.all([
       this.rows(`role = 'edge' AND ${idList}`),
