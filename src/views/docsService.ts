@@ -28,6 +28,7 @@ export function searchOverrides(s: DocsRagSettings): Partial<SearchSettings> {
     alpha: s.hybridAlpha ?? undefined,
     expansion: s.expansion ? 'multi-query' : 'off',
     rerank: s.rerank,
+    links: s.followLinks,
     enableDocumentExpansion: s.enableDocumentExpansion,
     maxDocumentsToExpand: s.maxDocumentsToExpand,
     maxChunksPerDocument: s.maxChunksPerDocument,
