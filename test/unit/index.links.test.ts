@@ -8,6 +8,7 @@ import * as path from 'node:path';
 import { openEngine, type Engine } from '../../src/rag/engine';
 import { indexFolder } from '../../src/rag/index/indexer';
 import { createRetriever } from '../../src/rag/search';
+import { hitToJson } from '../../src/rag/search/hitJson';
 import { copyTree, snapshot } from '../crash/snapshot';
 
 const FIXTURE = path.join(__dirname, '../fixtures/links');
@@ -100,6 +101,9 @@ describe('indexer + store + retriever: the reference graph', function () {
     const first = linked[0];
     const at = ctx.indexOf(first.passage.id);
     assert.ok(at > 0 && ctx.slice(0, at).includes(first.via!.seed));
+
+    // The JSON of a hit (CLI --json, MCP) says which edge brought it.
+    assert.deepEqual(hitToJson(first).via, first.via);
 
     const off = await createRetriever(engine, { config: 'default-no-links' }).retrieve(question, { k: 10 });
     assert.ok(!off.hits.some((h) => h.via));
