@@ -111,7 +111,14 @@ export async function linkStage(
     'links',
     async () => {
       const seeds = hits.slice(0, s.linkSeeds).map((h) => h.passage.id);
-      let links = await store.linksOf!(seeds);
+      let links;
+      try {
+        links = await store.linksOf!(seeds);
+      } catch (err) {
+        // The graph is an addition: a read that fails (another process rewriting the table) leaves the ranking as it was.
+        tracer.note('links', `skipped: the links table could not be read (${err instanceof Error ? err.name : 'error'})`);
+        return hits;
+      }
       if (s.linkOtherFiles) links = links.filter((l) => l.fromPath !== l.toPath);
       const via = neighbourList(seeds, links, s);
       if (via.size === 0) return hits;
