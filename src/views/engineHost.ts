@@ -10,6 +10,7 @@ import type { FileRecord } from '../rag/store/types';
 import { errorMessage, type Log } from './log';
 import { loadEngineModules } from './engineModules';
 import { RunQueue, type MergedRun, type QueuedRequest } from '../rag/index/runQueue';
+import { prepareLocalModel } from './localModel';
 import { readSettings } from './settings';
 
 export interface FolderStatus {
@@ -39,6 +40,7 @@ export function engineConfigFromSettings(folder: vscode.WorkspaceFolder): Engine
   config.ingest.ocr = { enabled: s.ocrEnabled, languages: s.ocrLanguages, maxPages: s.ocrMaxPages };
   config.embed.provider = s.embedder;
   config.embed.model = s.ollamaEmbedModel;
+  if (s.localModelPath) config.embed.localModel = s.localModelPath;
   config.embed.ollamaHost = s.ollamaHost;
   // Opt-in LLM enrichments while indexing; in Restricted Mode nothing is sent to any model.
   if (vscode.workspace.isTrusted && (s.enrichContextual || s.enrichSummaries)) {
@@ -55,10 +57,15 @@ export class EngineHost implements vscode.Disposable {
   private readonly indexedEmitter = new vscode.EventEmitter<{ folder: vscode.WorkspaceFolder; result: IndexRunResult }>();
   readonly onDidIndex = this.indexedEmitter.event;
   private current: HostState = { kind: 'idle' };
+  private readonly modelEmitter = new vscode.EventEmitter<void>();
+  /** A local embedding model was downloaded: reopen the indexes to use it. */
+  readonly onDidDownloadModel = this.modelEmitter.event;
 
   constructor(
     private readonly storageRoot: vscode.Uri,
     private readonly log: Log,
+    /** Where the local embedder's models are downloaded (VS Code's global storage). */
+    private readonly modelCacheDir = path.join(storageRoot.fsPath, 'models'),
   ) {}
 
   get state(): HostState {
@@ -98,6 +105,7 @@ export class EngineHost implements vscode.Disposable {
         const storeDir = this.storeDirFor(folder);
         await vscode.workspace.fs.createDirectory(vscode.Uri.file(storeDir));
         const config = engineConfigFromSettings(folder);
+        prepareLocalModel(m, config, this.modelCacheDir, this.log, () => this.modelEmitter.fire());
         const e = await m.engine.openEngine({
           folder: folder.uri.fsPath,
           storeDir,
@@ -248,5 +256,6 @@ export class EngineHost implements vscode.Disposable {
     void this.reset();
     this.stateEmitter.dispose();
     this.indexedEmitter.dispose();
+    this.modelEmitter.dispose();
   }
 }
