@@ -2,9 +2,10 @@
 // `createRetriever(engine, {config, overrides})` picks one and applies overrides.
 import type { Level } from '../types';
 import type { AugmentSettings } from './augment';
+import { LINK_DEFAULTS, type LinkSettings } from './links';
 
 /** Context augmentation for answers (parent section, neighbours, document expansion) comes from AugmentSettings. */
-export interface SearchSettings extends AugmentSettings {
+export interface SearchSettings extends AugmentSettings, LinkSettings {
   /** Default number of results. */
   k: number;
   /** Candidates taken from each of the keyword and vector lists. */
@@ -137,15 +138,16 @@ export const BASE_SETTINGS: SearchSettings = {
   summaryDocThreshold: 0.35,
   summaryMaxSections: 40,
   llmTimeoutMs: 30_000,
+  ...LINK_DEFAULTS,
 };
 
 /** Partial settings per named configuration, applied over BASE_SETTINGS. */
 export const NAMED_CONFIGS: Record<string, { description: string; settings: Partial<SearchSettings> }> = {
-  bm25: { description: 'LanceDB full-text search only (language-specific analysis)', settings: { vector: false, bridge: false } },
-  vector: { description: 'vector search only', settings: { keyword: false } },
+  bm25: { description: 'LanceDB full-text search only (language-specific analysis)', settings: { vector: false, bridge: false, links: false } },
+  vector: { description: 'vector search only', settings: { keyword: false, links: false } },
   hybrid: {
     description: 'full-text + vector, plain reciprocal rank fusion (k = 60, equal weights), no other stage',
-    settings: { rrfVectorWeight: 1, adaptiveVectorWeight: false, bridge: false },
+    settings: { rrfVectorWeight: 1, adaptiveVectorWeight: false, bridge: false, links: false },
   },
   default: {
     description:
@@ -167,6 +169,7 @@ export const NAMED_CONFIGS: Record<string, { description: string; settings: Part
   'default+prf': { description: 'default + pseudo-relevance feedback (RM3-style terms from the top passages)', settings: { prf: true } },
   'default+dedupe': { description: 'default + near-duplicate removal', settings: { dedupe: true } },
   'default+mmr': { description: 'default + MMR diversity', settings: { mmr: true } },
+  'default-no-links': { description: 'default without following the reference graph (links table) for multi-part, relational and comparative questions', settings: { links: false } },
   'default-levels-all': { description: 'default, searching L0-L2 for every query', settings: { levels: [0, 1, 2] } },
   'default-l2-only': { description: 'default, passages (L2) only', settings: { levels: [2] } },
   'default+rerank': { description: 'default + LLM reranker (needs a chat model)', settings: { rerank: true } },

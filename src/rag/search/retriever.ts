@@ -19,6 +19,7 @@ import { collapseNested } from './nested';
 import { prfStage } from './prf';
 import { expansionLists, noteListWeights } from './termExpansion';
 import { LlmReranker } from './rerank';
+import { keepLinkedTogether, linkStage, linkTrigger } from './links';
 import { Tracer } from './trace';
 import type { QueryAnalysis, Reranker, RetrievalContext, RetrievalResult, RetrieveOptions, Retriever } from './types';
 
@@ -100,7 +101,7 @@ export class PipelineRetriever implements Retriever {
     const s = this.deps.settings;
     const { passages } = await q.tracer.span(
       'augmentation',
-      () => augmentHits(this.deps.engine.store, hits, s),
+      () => augmentHits(this.deps.engine.store, keepLinkedTogether(hits), s),
       (r) => ({ ...r.stats, passages: r.passages.length }),
     );
     // The answering model's own token counts when it has a tokenizer (VS Code), else the estimate.
@@ -164,6 +165,8 @@ class ChunkFlow implements Flow {
       const o = { docs: s.prfDocs, terms: s.prfTerms, weight: s.prfWeight, rrfK: s.rrfK, candidates: Math.max(s.candidates, q.k), levels: q.analysis.levels };
       hits = await prfStage(this.deps.engine.store, q.query, q.analysis.lang, hits, o, q.tracer);
     }
+    const trigger = s.links ? linkTrigger(q.analysis, s.linkTriggers) : undefined;
+    if (trigger) hits = await linkStage(this.deps.engine.store, hits, { ...s, levels: q.analysis.levels }, trigger, q.tracer);
     hits = await rerankStage(this.deps, q, hits);
     if (s.dedupe) {
       hits = await q.tracer.span(
