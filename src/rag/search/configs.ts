@@ -34,6 +34,11 @@ export interface SearchSettings extends AugmentSettings {
   otherLanguageWeight: number;
   /** RRF weight of the keyword list of the query's exact tokens (file names, flags, § references), searched in both columns. */
   exactTokenWeight: number;
+  /**
+   * Spelling tolerance: German question words the index's vocabulary does not know are searched as their nearest known
+   * word (one edit away) or as a compound with one corrected part (text/spelling.ts), in the German column.
+   */
+  spelling: boolean;
   /** Model-free expansion of the query (German compound splitting + stems) as an extra keyword list. */
   lexicalExpansion: boolean;
   /** Thesaurus expansion (OpenThesaurus / WordNet): the question's words plus synonyms as a separately weighted keyword list. */
@@ -101,6 +106,7 @@ export const BASE_SETTINGS: SearchSettings = {
   levels: undefined,
   otherLanguageWeight: 0.75,
   exactTokenWeight: 1,
+  spelling: true,
   lexicalExpansion: false,
   synonyms: false,
   synonymWeight: 0.15,
@@ -162,6 +168,7 @@ export const NAMED_CONFIGS: Record<string, { description: string; settings: Part
     description: 'default, also returning hits that lie inside another hit of the same file (section and its own passage)',
     settings: { collapseNested: false },
   },
+  'default-spelling': { description: 'default without the spelling tolerance (unknown German words corrected against the index vocabulary)', settings: { spelling: false } },
   'default+synonyms': { description: 'default + thesaurus synonyms (OpenThesaurus / WordNet) as a weighted keyword list', settings: { synonyms: true } },
   'default-bridge': { description: 'default without the German-English dictionary bridge (translated terms in the other column)', settings: { bridge: false } },
   'default+prf': { description: 'default + pseudo-relevance feedback (RM3-style terms from the top passages)', settings: { prf: true } },

@@ -11,6 +11,7 @@ import type { SearchSettings } from './configs';
 import { hypotheticalDocument, multiQuery } from './expand';
 import { lexicalVariant } from './lexical';
 import { compoundParts } from '../text/compounds';
+import { spellingTerms } from '../text/spelling';
 import { currentVocabulary } from '../store/vocabulary';
 import { capPerDocument, dropNearDuplicates } from './dedupe';
 import { describeFailure } from './llm';
@@ -328,8 +329,12 @@ async function mmrStage(deps: PipelineDeps, q: QueryRun, hits: SearchHit[]): Pro
 
 /** What both flows give the candidate search: the query's compound parts, exact tokens and the language weights. */
 function languageLists(q: QueryRun, vocab: ReturnType<typeof currentVocabulary>, s: SearchSettings) {
-  const keywordParts = vocab ? compoundParts(q.query, vocab) : '';
-  if (keywordParts) q.tracer.note('analysis', `compound parts: ${keywordParts.split(' ').length}`);
+  const compound = vocab ? compoundParts(q.query, vocab) : '';
+  if (compound) q.tracer.note('analysis', `compound parts: ${compound.split(' ').length}`);
+  // Words the German vocabulary does not know, corrected against it (German questions only: the vocabulary is German).
+  const spelling = vocab && s.spelling && q.analysis.lang === 'de' ? spellingTerms(q.query, vocab) : '';
+  if (spelling) q.tracer.note('analysis', `spelling: ${spelling}`);
+  const keywordParts = [compound, spelling].filter(Boolean).join(' ');
   return {
     keywordParts,
     // An empty vocabulary means the index has no German passage: its column is not searched.
