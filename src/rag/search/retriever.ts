@@ -12,6 +12,7 @@ import { hypotheticalDocument, multiQuery } from './expand';
 import { lexicalVariant } from './lexical';
 import { compoundParts } from '../text/compounds';
 import { spellingTerms } from '../text/spelling';
+import { stem } from './lexicon';
 import { currentVocabulary } from '../store/vocabulary';
 import { capPerDocument, dropNearDuplicates } from './dedupe';
 import { describeFailure } from './llm';
@@ -332,7 +333,7 @@ function languageLists(q: QueryRun, vocab: ReturnType<typeof currentVocabulary>,
   const compound = vocab ? compoundParts(q.query, vocab) : '';
   if (compound) q.tracer.note('analysis', `compound parts: ${compound.split(' ').length}`);
   // Words the German vocabulary does not know, corrected against it (German questions only: the vocabulary is German).
-  const spelling = vocab && s.spelling && q.analysis.lang === 'de' ? spellingTerms(q.query, vocab) : '';
+  const spelling = vocab && s.spelling && q.analysis.lang === 'de' ? spellingTerms(q.query, vocab, (w) => stem(w, 'de')) : '';
   if (spelling) q.tracer.note('analysis', `spelling: ${spelling}`);
   const keywordParts = [compound, spelling].filter(Boolean).join(' ');
   return {

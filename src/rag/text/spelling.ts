@@ -13,8 +13,10 @@ export interface WordList extends WordCounts {
   keys(): IterableIterator<string>;
 }
 
-/** Shortest word (or compound part) that is corrected: shorter words have too many neighbours. */
+/** Shortest word that is corrected: shorter words have too many neighbours. */
 export const MIN_CORRECTED = 6;
+/** Shortest compound part that is corrected inside an unknown word (short parts are often just another real word). */
+export const MIN_CORRECTED_PART = 8;
 /** A corrected word or part must occur at least this often in the corpus. */
 const MIN_COUNT = 2;
 /** Link elements between compound parts (as in text/compounds.ts). */
@@ -57,8 +59,8 @@ export function oneEditApart(a: string, b: string): boolean {
 }
 
 /** The most frequent vocabulary word one edit away from `word` (undefined when none, or when `word` is known). */
-export function nearestWord(word: string, vocab: WordList): { word: string; count: number } | undefined {
-  if (word.length < MIN_CORRECTED || (vocab.get(word) ?? 0) > 0) return undefined;
+export function nearestWord(word: string, vocab: WordList, minLength = MIN_CORRECTED): { word: string; count: number } | undefined {
+  if (word.length < minLength || (vocab.get(word) ?? 0) > 0) return undefined;
   const b = buckets(vocab);
   let best: { word: string; count: number } | undefined;
   for (let len = word.length - 1; len <= word.length + 1; len++) {
@@ -77,11 +79,11 @@ export function nearestWord(word: string, vocab: WordList): { word: string; coun
  */
 export function correctedSplit(word: string, vocab: WordList): string[] {
   const w = word.toLowerCase();
-  if (w.length < MIN_PART + MIN_CORRECTED) return [];
+  if (w.length < MIN_PART + MIN_CORRECTED_PART) return [];
   const exact = (p: string) => (FUNCTION_WORDS.has(p) ? 0 : vocab.get(p) ?? 0);
   const near = new Map<string, { word: string; count: number } | undefined>();
   const fuzzy = (p: string) => {
-    if (!near.has(p)) near.set(p, nearestWord(p, vocab));
+    if (!near.has(p)) near.set(p, nearestWord(p, vocab, MIN_CORRECTED_PART));
     return near.get(p);
   };
   let best: string[] = [];
@@ -125,18 +127,21 @@ export function correctedSplit(word: string, vocab: WordList): string[] {
 
 /**
  * Corrections of a question's unknown words as extra keyword terms ('' when none): the nearest known word with its
- * compound parts, else a split with one part corrected. The question's own words stay as they are.
+ * compound parts, else a split with one part corrected. The question's own words stay as they are. With `stem`, a
+ * correction with the word's own stem is left out: it is an inflection the keyword analysis joins already
+ * ("theoretischer" / "theoretischen"), and adding it would only count the word twice.
  */
-export function spellingTerms(text: string, vocab: WordList): string {
+export function spellingTerms(text: string, vocab: WordList, stem?: (word: string) => string): string {
   const out: string[] = [];
   const seen = new Set<string>();
   for (const w of vocabularyWords(text)) {
-    if (seen.has(w) || w.length < MIN_CORRECTED || (vocab.get(w) ?? 0) > 0) continue;
+    if (seen.has(w) || w.length < MIN_CORRECTED || FUNCTION_WORDS.has(w) || (vocab.get(w) ?? 0) > 0) continue;
     seen.add(w);
     // A compound of known parts is no typo (text/compounds.ts splits it).
     if (splitCompound(w, vocab).length > 0) continue;
     const near = nearestWord(w, vocab);
     if (near) {
+      if (stem && stem(near.word) === stem(w)) continue;
       out.push(near.word, ...splitCompound(near.word, vocab));
       continue;
     }
