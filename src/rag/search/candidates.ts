@@ -48,6 +48,8 @@ export interface WeightedKeywordList {
   /** Full-text column searched (the query's own language unless set). */
   lang?: Lang;
   weight: number;
+  /** The list searches the other language's column (translations of the question). */
+  otherLanguage?: boolean;
   /** Final weight from this list's hits and the question's first keyword list (e.g. by query-word coverage). */
   adjust?: (own: SearchHit[], queryKeyword: SearchHit[]) => number;
   /** Set by gatherCandidates: the weight used and the number of hits (for the trace). */
@@ -139,6 +141,7 @@ export async function gatherCandidates(store: IndexStore, embedder: Embedder, r:
       const perQuery: SearchHit[][] = [];
       // The question's own keyword ranking (both columns fused), against which an extra list's weight is adjusted.
       let firstKeyword: SearchHit[] = [];
+      let listWeights = weighted.map((w) => w.weight);
       r.queries.forEach((text, i) => {
         // The keyword lists of one query (both language columns, exact tokens) are fused first, so the vector list is
         // weighed against one keyword ranking whatever the number of columns.
@@ -153,14 +156,22 @@ export async function gatherCandidates(store: IndexStore, embedder: Embedder, r:
           }
           const nonEmpty = lists.map((l, j) => [l, weights[j]] as const).filter(([l]) => l.length > 0);
           k = nonEmpty.length === 1 ? nonEmpty[0][0].map((h) => ({ ...h })) : reciprocalRankFusion(nonEmpty.map(([l]) => l), r.rrfK, nonEmpty.map(([, w]) => w));
-          if (i === 0) firstKeyword = k;
+          if (i === 0) {
+            firstKeyword = k;
+            // The extra lists' weights are known once the question's own keyword ranking is (the bridge's depends on it).
+            listWeights = weighted.map((w, j) => (w.adjust ? w.adjust(weightedHits[j], firstKeyword) : w.weight));
+          }
         }
         const v = r.vector ? vec.lists[i] : undefined;
         let w = r.rrfVectorWeight ?? 1;
+        // A list in the other language that counts more than its base weight: the question is about documents in the
+        // other language, which the builtin embedder's lexical vector of the question's own words cannot find, so the
+        // vector list gets the lowest weight of the range (EVALUATION.md, w14 section).
+        const crossLanguage = i === 0 && weighted.some((l, j) => l.otherLanguage && listWeights[j] > l.weight);
         if (k && v && r.adaptiveVectorWeight && r.fusion === 'rrf') {
           const a = adaptiveVectorWeight(text, k, v, r.adaptiveVectorWeight, w);
-          w = a.weight;
-          weightNotes.push(`vector weight ${w.toFixed(2)} (keyword coverage ${a.coverage.toFixed(2)}, top-10 overlap ${a.overlap.toFixed(1)})`);
+          w = crossLanguage ? r.adaptiveVectorWeight[0] : a.weight;
+          weightNotes.push(`vector weight ${w.toFixed(2)} (keyword coverage ${a.coverage.toFixed(2)}, top-10 overlap ${a.overlap.toFixed(1)}${crossLanguage ? ', question in the other language' : ''})`);
         }
         if (k && v) perQuery.push(r.fusion === 'weighted' ? weightedFusion(k, v, r.alpha) : reciprocalRankFusion([k, v], r.rrfK, [1, w]));
         else perQuery.push((k ?? v ?? []).map((h) => ({ ...h })));
@@ -175,7 +186,7 @@ export async function gatherCandidates(store: IndexStore, embedder: Embedder, r:
       const weights = perQuery.map(() => 1);
       weighted.forEach((w, i) => {
         const own = weightedHits[i];
-        const weight = w.adjust ? w.adjust(own, firstKeyword) : w.weight;
+        const weight = r.queries.length ? listWeights[i] : w.weight;
         w.used = { weight, hits: own.length };
         if (weight > 0 && own.length) {
           perQuery.push(own);

@@ -49,7 +49,12 @@ export interface SearchSettings extends AugmentSettings {
   synonymsWithQuery: boolean;
   /** German↔English dictionary bridge: translated content words as a keyword list searched in the other language's column. */
   bridge: boolean;
-  /** Weight of the translated list (0: left out), and its weight when its passages cover the question better than the question's own list. */
+  /**
+   * Weight of the translated list (0: left out), and its weight when its passages cover the question better than the
+   * question's own list: the question is then about documents in the other language, and the roles of the languages swap
+   * — the translated list counts as the documents' language (1) against the question's own lists counted as the other
+   * language's (otherLanguageWeight), i.e. 1 / 0.75 relative to them (EVALUATION.md, w14 section).
+   */
   bridgeWeight: number;
   bridgeBoostWeight: number;
   /** The translated list gets the higher weight when its coverage exceeds the own list's by more than this share. */
@@ -114,7 +119,7 @@ export const BASE_SETTINGS: SearchSettings = {
   synonymsWithQuery: true,
   bridge: true,
   bridgeWeight: 0,
-  bridgeBoostWeight: 1,
+  bridgeBoostWeight: 1 / 0.75,
   bridgeMargin: 0,
   bridgePerWord: 3,
   prf: false,

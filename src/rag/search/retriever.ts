@@ -137,7 +137,7 @@ class ChunkFlow implements Flow {
       const v = lexicalVariant(q.query, q.analysis.lang, vocab ?? new Map());
       if (v) keywordOnly.push(v);
     }
-    const weightedKeyword = expansionLists(q.query, q.analysis.lang, s, q.tracer);
+    const weightedKeyword = expansionLists(q.query, q.analysis.lang, s, q.tracer, vocab && vocab.size > 0 ? (t) => germanFrequency(t, vocab) : undefined);
     let hits = await gatherCandidates(
       this.deps.engine.store,
       this.deps.engine.embedder,
@@ -344,6 +344,12 @@ function languageLists(q: QueryRun, vocab: ReturnType<typeof currentVocabulary>,
     otherLanguageWeight: s.otherLanguageWeight,
     exactTokenWeight: s.exactTokenWeight,
   };
+}
+
+/** Occurrences of a German term in the index's vocabulary (a phrase: its rarest counted word; 0 when never seen). */
+function germanFrequency(term: string, vocab: NonNullable<ReturnType<typeof currentVocabulary>>): number {
+  const counted = (term.toLowerCase().match(/\p{L}+/gu) ?? []).filter((w) => w.length >= 4);
+  return counted.length ? Math.min(...counted.map((w) => vocab.get(w) ?? 0)) : 0;
 }
 
 function fallback(q: QueryRun, span: string, stage: string, err: unknown): void {
