@@ -176,6 +176,10 @@ export const NAMED_CONFIGS: Record<string, { description: string; settings: Part
   'default-spelling': { description: 'default without the spelling tolerance (unknown German words corrected against the index vocabulary)', settings: { spelling: false } },
   'default+synonyms': { description: 'default + thesaurus synonyms (OpenThesaurus / WordNet) as a weighted keyword list', settings: { synonyms: true } },
   'default-bridge': { description: 'default without the German-English dictionary bridge (translated terms in the other column)', settings: { bridge: false } },
+  'default+all-lists': {
+    description: 'default with every model-free list on: thesaurus synonyms and pseudo-relevance feedback besides both columns, exact tokens, compound parts, spelling and the bridge (latency bench)',
+    settings: { synonyms: true, prf: true },
+  },
   'default+prf': { description: 'default + pseudo-relevance feedback (RM3-style terms from the top passages)', settings: { prf: true } },
   'default+dedupe': { description: 'default + near-duplicate removal', settings: { dedupe: true } },
   'default+mmr': { description: 'default + MMR diversity', settings: { mmr: true } },
