@@ -89,7 +89,15 @@ export async function gatherCandidates(store: IndexStore, embedder: Embedder, r:
     Promise.all([
       Promise.all(keywordTexts.map(keywordSearch)),
       exactText && ftsLang && !(ftsLang === 'en' && r.germanColumn === false) ? store.fullTextSearch(exactText, { k: r.candidates, lang: ftsLang === 'de' ? 'en' : 'de', phrases: true, ...filter }) : Promise.resolve([] as SearchHit[]),
-      Promise.all(weighted.map((w) => store.fullTextSearch(w.text, { k: r.candidates, lang: w.lang === 'other' ? undefined : (w.lang ?? ftsLang), ...filter }))),
+      // A list for the German column is not searched when the index has no German passage (e.g. translations of an
+      // English question over English documents): it could find nothing.
+      Promise.all(
+        weighted.map((w) =>
+          (w.lang ?? ftsLang) === 'de' && r.germanColumn === false
+            ? Promise.resolve([] as SearchHit[])
+            : store.fullTextSearch(w.text, { k: r.candidates, lang: w.lang === 'other' ? undefined : (w.lang ?? ftsLang), ...filter }),
+        ),
+      ),
     ]),
   );
   const vectorRun = (async () => {
