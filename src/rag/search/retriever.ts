@@ -15,7 +15,7 @@ import { spellingTerms } from '../text/spelling';
 import { stem } from './lexicon';
 import { currentVocabulary } from '../store/vocabulary';
 import { capPerDocument, dropNearDuplicates } from './dedupe';
-import { describeFailure } from './llm';
+import { describeModelFailure } from '../llm/chatCall';
 import { mmr } from './mmr';
 import { collapseNested } from './nested';
 import { prfStage } from './prf';
@@ -353,7 +353,7 @@ function germanFrequency(term: string, vocab: NonNullable<ReturnType<typeof curr
 }
 
 function fallback(q: QueryRun, span: string, stage: string, err: unknown): void {
-  const msg = `${stage} failed, continuing without it (${describeFailure(err)})`;
+  const msg = `${stage} failed, continuing without it (${describeModelFailure(err)})`;
   q.warnings.push(msg);
   q.tracer.note(span, msg);
 }
