@@ -62,6 +62,10 @@ export function bridgeWeight(translated: number, own: number, s: Pick<SearchSett
 /** After the search: the weight each list got (the bridge's depends on the hits). */
 export function noteListWeights(lists: WeightedKeywordList[], tracer: Tracer): void {
   if (lists.length === 0) return;
-  tracer.note('term-lists', `weights: ${lists.map((l) => `${l.name ?? 'list'}=${l.used ? `${l.used.weight} (${l.used.hits} hits)` : l.weight}`).join(', ')}`);
+  tracer.note('term-lists', `weights: ${lists.map((l) => `${l.name ?? 'list'}=${l.used ? `${round2(l.used.weight)} (${l.used.hits} hits)` : round2(l.weight)}`).join(', ')}`);
 }
 
+
+function round2(x: number): number {
+  return Math.round(x * 100) / 100;
+}
