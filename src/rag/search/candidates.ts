@@ -3,6 +3,7 @@ import type { Embedder, Lang, Level, SearchHit } from '../types';
 import type { IndexStore } from '../store/types';
 import { reciprocalRankFusion, weightedFusion } from './fusion';
 import { adaptiveVectorWeight } from './vectorWeight';
+import { withoutStopWords } from './lexicon';
 import type { Tracer } from './trace';
 import { timed } from './trace';
 import { embeddingText } from '../text/compounds';
@@ -75,10 +76,13 @@ export async function gatherCandidates(store: IndexStore, embedder: Embedder, r:
   // English one. They hold disjoint passages, so their lists are fused by rank, the query's language weighted higher.
   const parts = r.keywordParts?.trim();
   const keywordSearch = async (q: string): Promise<KeywordLists> => {
+    // The German column's query without German function words its analyzer keeps ("gibt", "gilt", "darf", "welche"):
+    // question words, not what a passage is about.
+    const qde = withoutStopWords(q, 'de');
     const [de, en] = await Promise.all([
       r.germanColumn === false
         ? Promise.resolve([] as SearchHit[])
-        : store.fullTextSearch(parts ? `${q} ${parts}` : q, { k: r.candidates, lang: 'de', ...filter }),
+        : store.fullTextSearch(parts ? `${qde} ${parts}` : qde, { k: r.candidates, lang: 'de', ...filter }),
       store.fullTextSearch(q, { k: r.candidates, lang: 'en', ...filter }),
     ]);
     return { de, en };
