@@ -20,6 +20,8 @@ describe('German question words in the keyword query', function () {
     folder = fs.mkdtempSync(path.join(os.tmpdir(), 'stopwords-'));
     fs.writeFileSync(path.join(folder, 'a.md'), '# Allgemeines\n\nHier gilt die Regel. Es gilt immer und es gilt überall, was auch geschieht, für jeden Fall.\n');
     fs.writeFileSync(path.join(folder, 'b.md'), '# Gorbung\n\nDie Gorbung wird jährlich geprüft und schriftlich beantragt, bevor die Frist endet.\n');
+    fs.writeFileSync(path.join(folder, 'c.md'), '# Dice\n\nThe die was cast, and then the second die fell off the table onto the floor of the room.\n');
+    fs.writeFileSync(path.join(folder, 'd.md'), '# Zeltrix\n\nThe zeltrix manifest lists the settings of the project and the paths of its files.\n');
     engine = await openEngine({ folder });
     const res = await indexFolder(engine);
     assert.equal(res.errors.length, 0, JSON.stringify(res.errors));
@@ -39,5 +41,13 @@ describe('German question words in the keyword query', function () {
     const paths = r.hits.map((h) => h.passage.path);
     assert.ok(paths.includes('b.md'), paths.join(', '));
     assert.ok(!paths.includes('a.md'), `a.md matched only "gilt": ${paths.join(', ')}`);
+  });
+
+  it('a German question searches the English column without its German function words ("die" is an English word)', async () => {
+    const r = await createRetriever(engine, { config: 'bm25', detect: detectLanguage }).retrieve('Was ist die Zeltrix?', { k: 5, context: false });
+    assert.equal(r.analysis.lang, 'de');
+    const paths = r.hits.map((h) => h.passage.path);
+    assert.ok(paths.includes('d.md'), paths.join(', '));
+    assert.ok(!paths.includes('c.md'), `c.md matched only "die": ${paths.join(', ')}`);
   });
 });

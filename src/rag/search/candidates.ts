@@ -77,13 +77,14 @@ export async function gatherCandidates(store: IndexStore, embedder: Embedder, r:
   const parts = r.keywordParts?.trim();
   const keywordSearch = async (q: string): Promise<KeywordLists> => {
     // The German column's query without German function words its analyzer keeps ("gibt", "gilt", "darf", "welche"):
-    // question words, not what a passage is about.
+    // question words, not what a passage is about. A German question searches the English column without them as well:
+    // the English analyzer does not know them ("die", "was", "man" are English words there).
     const qde = withoutStopWords(q, 'de');
     const [de, en] = await Promise.all([
       r.germanColumn === false
         ? Promise.resolve([] as SearchHit[])
         : store.fullTextSearch(parts ? `${qde} ${parts}` : qde, { k: r.candidates, lang: 'de', ...filter }),
-      store.fullTextSearch(q, { k: r.candidates, lang: 'en', ...filter }),
+      store.fullTextSearch(ftsLang === 'de' ? qde : q, { k: r.candidates, lang: 'en', ...filter }),
     ]);
     return { de, en };
   };
