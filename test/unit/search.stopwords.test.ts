@@ -21,6 +21,8 @@ describe('German question words in the keyword query', function () {
     fs.writeFileSync(path.join(folder, 'a.md'), '# Allgemeines\n\nHier gilt die Regel. Es gilt immer und es gilt überall, was auch geschieht, für jeden Fall.\n');
     fs.writeFileSync(path.join(folder, 'b.md'), '# Gorbung\n\nDie Gorbung wird jährlich geprüft und schriftlich beantragt, bevor die Frist endet.\n');
     fs.writeFileSync(path.join(folder, 'c.md'), '# Dice\n\nThe die was cast, and then the second die fell off the table onto the floor of the room.\n');
+    fs.writeFileSync(path.join(folder, 'e.md'), '# Herbst\n\nDer Most wird im Herbst aus Äpfeln gepresst und danach im kühlen Keller gelagert.\n');
+    fs.writeFileSync(path.join(folder, 'f.md'), '# Pflege\n\nDie Ordnung regelt den Zeltrix und seine Pflege durch die Verwaltung der Gemeinde.\n');
     fs.writeFileSync(path.join(folder, 'd.md'), '# Zeltrix\n\nThe zeltrix manifest lists the settings of the project and the paths of its files.\n');
     engine = await openEngine({ folder });
     const res = await indexFolder(engine);
@@ -49,5 +51,13 @@ describe('German question words in the keyword query', function () {
     const paths = r.hits.map((h) => h.passage.path);
     assert.ok(paths.includes('d.md'), paths.join(', '));
     assert.ok(!paths.includes('c.md'), `c.md matched only "die": ${paths.join(', ')}`);
+  });
+
+  it('an English question searches the German column without its English function words ("most" is a German word)', async () => {
+    const r = await createRetriever(engine, { config: 'bm25', detect: detectLanguage }).retrieve('Which rules apply to most of the zeltrix?', { k: 5, context: false });
+    assert.equal(r.analysis.lang, 'en');
+    const paths = r.hits.map((h) => h.passage.path);
+    assert.ok(paths.includes('f.md'), paths.join(', '));
+    assert.ok(!paths.includes('e.md'), `e.md matched only "most": ${paths.join(', ')}`);
   });
 });

@@ -78,8 +78,10 @@ export async function gatherCandidates(store: IndexStore, embedder: Embedder, r:
   const keywordSearch = async (q: string): Promise<KeywordLists> => {
     // The German column's query without German function words its analyzer keeps ("gibt", "gilt", "darf", "welche"):
     // question words, not what a passage is about. A German question searches the English column without them as well:
-    // the English analyzer does not know them ("die", "was", "man" are English words there).
-    const qde = withoutStopWords(q, 'de');
+    // the English analyzer does not know them ("die", "was", "man" are English words there). Likewise an English
+    // question's function words are left out of the German column's query ("most", "will", "after" are German words there).
+    const qdeBase = withoutStopWords(q, 'de');
+    const qde = ftsLang === 'en' ? withoutStopWords(qdeBase, 'en') : qdeBase;
     const [de, en] = await Promise.all([
       r.germanColumn === false
         ? Promise.resolve([] as SearchHit[])
