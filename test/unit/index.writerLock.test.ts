@@ -145,6 +145,45 @@ describe('writer lock: one writer per store across processes', function () {
     }
   });
 
+  it('`docs-rag index` runs beside a running `docs-rag mcp --watch` end with exactly the passages of a clean build', async () => {
+    const folder = path.join(tmp, 'docs');
+    fs.mkdirSync(folder);
+    writeDocs(folder, 8);
+    const store = path.join(tmp, 'store');
+    // The server's catch-up run starts at once, together with the first `docs-rag index`.
+    const server = spawn(process.execPath, [path.join(ROOT, 'dist/cli.js'), 'mcp', '--folder', folder, '--store', store, '--watch'], { cwd: ROOT, stdio: ['pipe', 'pipe', 'pipe'] });
+    let serverErr = '';
+    server.stderr.on('data', (d) => (serverErr += d));
+    server.stdout.resume();
+    const cliErr: string[] = [];
+    try {
+      for (let round = 0; round < 5; round++) {
+        if (round > 0) {
+          // Changes the watcher sees (it runs after its 500 ms quiet time) while another `docs-rag index` runs.
+          fs.appendFileSync(path.join(folder, `doc-${round}.md`), `\n## Round ${round}\n\nA new paragraph about watcher round ${round} and locks.\n`);
+          fs.writeFileSync(path.join(folder, `new-${round}.md`), `# New ${round}\n\nA document added in round ${round} beside the watcher.\n`);
+          if (round === 3) fs.rmSync(path.join(folder, 'doc-7.md'));
+          await new Promise((r) => setTimeout(r, 450));
+        }
+        const r = await runCli(['index', folder, '--store', store, '--json']);
+        cliErr.push(r.stderr);
+        assert.equal(r.code, 0, `round ${round}: ${r.stderr}`);
+      }
+      // The catch-up run has happened (it always logs), so the two processes did write the same store.
+      const deadline = Date.now() + 60_000;
+      while (!/index updated/.test(serverErr) && Date.now() < deadline) await new Promise((r) => setTimeout(r, 100));
+      assert.match(serverErr, /index updated/);
+    } finally {
+      server.stdin.end();
+      await new Promise((r) => (server.exitCode === null ? server.once('exit', r) : r(null)));
+    }
+    for (const text of [serverErr, ...cliErr]) assert.doesNotMatch(text, /lance error|\.rs:\d+|commit conflict/i, text);
+    const clean = path.join(tmp, 'clean');
+    const c = await runCli(['index', folder, '--store', clean, '--json']);
+    assert.equal(c.code, 0, c.stderr);
+    assert.deepEqual(await passageIds(store), await passageIds(clean));
+  });
+
   it('a store that already holds duplicate passages is repaired by the next run and says so', async () => {
     const folder = path.join(tmp, 'docs');
     fs.mkdirSync(folder);
