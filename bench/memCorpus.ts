@@ -38,7 +38,7 @@ function hundredK(dir: string): void {
   // Sentences of the abstracts, dealt into long documents with many sections (each section a few passages).
   const sentences = docs.flatMap((d) => d.text.split(/(?<=[.!?])\s+/).filter((s) => s.length > 20));
   let s = 0;
-  for (let f = 0; f < 5000; f++) {
+  for (let f = 0; f < 6000; f++) {
     const sub = path.join(dir, `part-${String(Math.floor(f / 500)).padStart(2, '0')}`);
     fs.mkdirSync(sub, { recursive: true });
     const parts: string[] = [`# ${docs[f % docs.length].title}`];

@@ -118,8 +118,9 @@ export class IndexProcess implements vscode.Disposable {
     this.stderr = [];
     const child = fork(this.workerPath, [], {
       stdio: ['ignore', 'pipe', 'pipe', 'ipc'],
-      // In VS Code's Electron the executable is Electron itself: run it as plain Node.
-      env: { ...process.env, ELECTRON_RUN_AS_NODE: '1' },
+      // In VS Code's Electron the executable is Electron itself: run it as plain Node. Two malloc arenas: LanceDB's and
+      // the parsers' threads otherwise each keep their own arena of freed memory (measured in BENCHMARKS.md, issue 15).
+      env: { MALLOC_ARENA_MAX: '2', ...process.env, ELECTRON_RUN_AS_NODE: '1' },
     });
     this.child = child;
     this.startedAt = Date.now();

@@ -335,6 +335,8 @@ async function runIndex(engine: Engine, o: IndexOptions): Promise<IndexRunResult
   await flush();
   await writing;
   if (failure) throw failure;
+  // The parser workers' memory goes back before the vocabulary recount and optimize (the peak of a large run).
+  await engine.releaseParsers();
   lap('files');
 
   if (cancelled) recount = true;
