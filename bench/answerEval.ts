@@ -6,7 +6,7 @@
 import * as path from 'node:path';
 import { parseArgs } from 'node:util';
 import { evaluateAnswers } from '../src/rag/eval/evaluateAnswers';
-import { OllamaChatModel } from '../src/rag/answer/ollamaChat';
+import { OllamaChatModel } from '../src/rag/llm/ollamaChat';
 import { detectLanguage } from '../src/rag/text/language';
 import { DEFAULT_EXCLUDE } from '../src/rag/config';
 import { openEngine } from '../src/rag/engine';

@@ -7,7 +7,7 @@ import { indexFolder } from '../rag/index/indexer';
 import { answerQuestion, type AnswerOptions } from '../rag/answer/answer';
 import { citationJson, formatLocation } from '../rag/answer/citations';
 import { checkQuestion, QuestionError } from '../rag/answer/guardrails';
-import { OllamaChatModel } from '../rag/answer/ollamaChat';
+import { OllamaChatModel } from '../rag/llm/ollamaChat';
 import type { AnswerResult } from '../rag/answer/types';
 import { createRetriever } from '../rag/search';
 import { ModelError } from '../rag/types';

@@ -6,7 +6,7 @@ import * as path from 'node:path';
 import { detectLanguage } from '../rag/text/language';
 import { defaultConfig, type ChunkConfig } from '../rag/config';
 import { openEngine, type Engine } from '../rag/engine';
-import { buildBeirIndex, type BulkStore } from '../rag/eval/beirIndex';
+import { buildBeirIndex } from '../rag/eval/beirIndex';
 import { loadBeir, loadWorkspaceQueries } from '../rag/eval/datasets';
 import { evaluateBeir, evaluateWorkspace, summaryJson, type EvalReport } from '../rag/eval/runner';
 import { createRetriever } from '../rag/search';
@@ -70,7 +70,7 @@ export async function run(argv: string[]): Promise<number> {
       if (!values.store) fs.rmSync(storeDir, { recursive: true, force: true });
       engine = await openEngine({ folder: dir, storeDir, config: { embed }, embedderOverride: explicit });
       process.stderr.write(`docs-rag: building a temporary index of ${set.corpus.length} documents in ${storeDir}\n`);
-      const built = await buildBeirIndex(engine.store as BulkStore, engine.embedder, set, { onProgress: progress('indexing') });
+      const built = await buildBeirIndex(engine.store, engine.embedder, set, { onProgress: progress('indexing') });
       process.stderr.write(`\ndocs-rag: indexed ${built.passages} documents in ${(built.ms / 1000).toFixed(1)} s\n`);
     }
     run = (config, chatModel) =>

@@ -1,5 +1,5 @@
 // Flags shared by `docs-rag search` and `docs-rag eval`: embedder choice, chat model for LLM stages, search overrides.
-import { OllamaChatModel } from '../rag/answer/ollamaChat';
+import { OllamaChatModel } from '../rag/llm/ollamaChat';
 import type { EngineConfigOverrides } from '../rag/engine';
 import type { SearchSettings } from '../rag/search/configs';
 import type { ChatModel, Level } from '../rag/types';

@@ -1,14 +1,15 @@
 // The four MCP tools (search, read, ask, status) over one folder's index: input schemas, argument checks, and results.
 // Document text in a result is data: it sits in delimited elements (<source>, <document>, <answer>) after a line that
-// says so, neutralised like the answer prompts (src/rag/answer/prompts.ts), so a passage cannot close its element or
+// says so, neutralised like the answer prompts (src/rag/llm/prompts.ts), so a passage cannot close its element or
 // smuggle chat-template tokens. The structured results carry the same JSON as the CLI's --json output.
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { detectLanguage } from '../rag/text/language';
 import { answerQuestion } from '../rag/answer/answer';
 import { citationJson, formatLocation } from '../rag/answer/citations';
 import { checkQuestion, QuestionError } from '../rag/answer/guardrails';
-import { OllamaChatModel } from '../rag/answer/ollamaChat';
-import { neutralise, renderSources } from '../rag/answer/prompts';
+import { OllamaChatModel } from '../rag/llm/ollamaChat';
+import { neutralise } from '../rag/llm/prompts';
+import { renderSources } from '../rag/answer/prompts';
 import { createRetriever } from '../rag/search';
 import { configNames } from '../rag/search/configs';
 import { hitToJson } from '../rag/search/hitJson';

@@ -4,5 +4,5 @@ export * as engine from '../rag/engine';
 export * as indexer from '../rag/index/indexer';
 export * as search from '../rag/search/index';
 export * as answer from '../rag/answer/index';
-export * as ollamaChat from '../rag/answer/ollamaChat';
+export * as ollamaChat from '../rag/llm/ollamaChat';
 export * as types from '../rag/types';

@@ -1,7 +1,7 @@
 // Language model tool `docs_search`: lets any agent search the workspace documents and get cited passages
 // (path, range, text) as LanguageModelTextParts.
 import * as vscode from 'vscode';
-import { neutralise } from '../rag/answer/prompts';
+import { neutralise } from '../rag/llm/prompts';
 import type { DocsService } from './docsService';
 import { errorMessage } from './log';
 

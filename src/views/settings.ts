@@ -2,7 +2,7 @@
 import * as vscode from 'vscode';
 import { DEFAULT_EXCLUDE, DEFAULT_INCLUDE, DEFAULT_OLLAMA_EMBED_MODEL, DEFAULT_OLLAMA_HOST } from '../rag/config';
 
-import type { AnswerLength } from '../rag/search/budget';
+import type { AnswerLength } from '../rag/llm/tokens';
 export type { AnswerLength };
 
 export interface DocsRagSettings {

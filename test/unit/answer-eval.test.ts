@@ -5,7 +5,7 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { evaluateAnswers, factCovered, scoreAnswer } from '../../src/rag/eval/evaluateAnswers';
-import { OllamaChatModel } from '../../src/rag/answer/ollamaChat';
+import { OllamaChatModel } from '../../src/rag/llm/ollamaChat';
 import type { AnswerResult } from '../../src/rag/answer/types';
 import { detectLanguage } from '../../src/rag/text/language';
 import { openEngine, type Engine } from '../../src/rag/engine';

@@ -6,7 +6,7 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import { answerQuestion } from '../../src/rag/answer/answer';
 import { citationJson } from '../../src/rag/answer/citations';
-import { OllamaChatModel } from '../../src/rag/answer/ollamaChat';
+import { OllamaChatModel } from '../../src/rag/llm/ollamaChat';
 import { ToolRunner } from '../../src/rag/answer/tools';
 import type { AnswerResult } from '../../src/rag/answer/types';
 import { detectLanguage } from '../../src/rag/text/language';

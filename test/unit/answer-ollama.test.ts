@@ -2,7 +2,7 @@
 import { strict as assert } from 'node:assert';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { OllamaChatModel } from '../../src/rag/answer/ollamaChat';
+import { OllamaChatModel } from '../../src/rag/llm/ollamaChat';
 import { ModelError } from '../../src/rag/types';
 import { closedPort, startFakeOllama, type FakeOllama } from '../helpers/ollamaServer';
 

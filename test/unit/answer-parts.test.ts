@@ -1,7 +1,7 @@
 // Answer stage parts on hand-made passages: citations, prompts, guardrails, support check, extractive answer.
 import { strict as assert } from 'node:assert';
 import { citedNumbers, citationJson, formatLocation, normaliseCitationStyles, resolveCitations, stripUnknownCitations } from '../../src/rag/answer/citations';
-import { ThinkFilter } from '../../src/rag/answer/ollamaChat';
+import { ThinkFilter } from '../../src/rag/llm/ollamaChat';
 import { selectSources } from '../../src/rag/answer/answer';
 import { bestExcerpt, extractiveAnswer } from '../../src/rag/answer/extractive';
 import {
@@ -11,7 +11,8 @@ import {
   redactSecrets,
   StreamRedactor,
 } from '../../src/rag/answer/guardrails';
-import { buildAnswerMessages, neutralise } from '../../src/rag/answer/prompts';
+import { buildAnswerMessages } from '../../src/rag/answer/prompts';
+import { neutralise } from '../../src/rag/llm/prompts';
 import { checkSupport } from '../../src/rag/answer/support';
 import { numbersContained, splitSentences } from '../../src/rag/answer/text';
 import type { Passage, SearchHit } from '../../src/rag/types';

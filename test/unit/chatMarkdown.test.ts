@@ -1,7 +1,7 @@
 // Pure parts of the @docs rendering: generated text cannot form links, images, autolinks or HTML however it is split
 // into streamed pieces, and [n] markers that match no source never reach the chat.
 import * as assert from 'node:assert/strict';
-import { neutralise } from '../../src/rag/answer/prompts';
+import { neutralise } from '../../src/rag/llm/prompts';
 import { neutraliseGeneratedMarkdown } from '../../src/views/chatMarkdown';
 import { CitationStreamer, type StreamPiece } from '../../src/views/citationStream';
 

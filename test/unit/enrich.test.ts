@@ -6,7 +6,7 @@ import { spawn } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { OllamaChatModel } from '../../src/rag/answer/ollamaChat';
+import { OllamaChatModel } from '../../src/rag/llm/ollamaChat';
 import { chunkDocument } from '../../src/rag/chunk';
 import { defaultConfig } from '../../src/rag/config';
 import { CACHE_FILE, EnrichCache, EnrichRun, enrichForIndex, enrichPassagesWithStats } from '../../src/rag/enrich';
@@ -289,7 +289,7 @@ describe('enrich: contextual retrieval and summaries', function () {
       script,
       [
         `import * as fs from 'node:fs';`,
-        `import { OllamaChatModel } from ${JSON.stringify(path.join(ROOT, 'src/rag/answer/ollamaChat'))};`,
+        `import { OllamaChatModel } from ${JSON.stringify(path.join(ROOT, 'src/rag/llm/ollamaChat'))};`,
         `import { chunkDocument } from ${JSON.stringify(path.join(ROOT, 'src/rag/chunk'))};`,
         `import { defaultConfig } from ${JSON.stringify(path.join(ROOT, 'src/rag/config'))};`,
         `import { enrichPassages } from ${JSON.stringify(path.join(ROOT, 'src/rag/enrich'))};`,

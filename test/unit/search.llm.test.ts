@@ -5,7 +5,7 @@ import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { OllamaChatModel } from '../../src/rag/answer/ollamaChat';
+import { OllamaChatModel } from '../../src/rag/llm/ollamaChat';
 import { createEmbedder } from '../../src/rag/embed';
 import { defaultConfig } from '../../src/rag/config';
 import { createRetriever } from '../../src/rag/search';

@@ -1,11 +1,12 @@
 // Unit tests of the model-free retrieval stages: query analysis, fusion, MMR, budget, trace, score parsing, lexical expansion.
 import * as assert from 'node:assert/strict';
 import { analyzeQuery, extractExactTokens, queryLanguage } from '../../src/rag/search/analyze';
-import { contextBudget, fillBudget, tokenCounter } from '../../src/rag/search/budget';
+import { tokenCounter } from '../../src/rag/llm/tokens';
+import { contextBudget, fillBudget } from '../../src/rag/search/budget';
 import { resolveSettings } from '../../src/rag/search/configs';
 import { reciprocalRankFusion, weightedFusion } from '../../src/rag/search/fusion';
 import { lexicalVariant } from '../../src/rag/search/lexical';
-import { extractJson } from '../../src/rag/search/llm';
+import { extractJson } from '../../src/rag/llm/chatCall';
 import { mmr } from '../../src/rag/search/mmr';
 import { parseScores } from '../../src/rag/search/rerank';
 import { selectAround } from '../../src/rag/search/augment';

@@ -1,7 +1,7 @@
 // Agentic answer mode: a tool-capable model calls keyword_search / semantic_search / read_chunk for a bounded
 // number of rounds, then answers with [n] citations to the passages the tools returned.
 import type { ChatMessage, ChatModel, Lang, Passage } from '../types';
-import { estimateTokens } from '../search/budget';
+import { estimateTokens } from '../llm/tokens';
 import { agenticFinalPrompt, agenticSystemPrompt } from './prompts';
 import { AGENT_TOOLS, ToolRunner, type ToolContext } from './tools';
 import type { NumberedSource } from './types';

@@ -7,8 +7,8 @@ import { normaliseCitationStyles, resolveCitations, stripUnknownCitations, toCit
 import { extractiveAnswer, noPassagesMessage, pickPassages } from './extractive';
 import { overlapsWholly } from './text';
 import { checkQuestion, detectInjection, lowSupportDisclaimer, redactionNote, redactSecrets, StreamRedactor } from './guardrails';
-import { ANSWER_TOKENS, estimateTokens, tokenCounter } from '../search/budget';
-import { answerSystemPrompt, buildAnswerMessages, renderSource, type AnswerLength } from './prompts';
+import { ANSWER_TOKENS, estimateTokens, tokenCounter, type AnswerLength } from '../llm/tokens';
+import { answerSystemPrompt, buildAnswerMessages, renderSource } from './prompts';
 import { checkSupport } from './support';
 import type { ToolContext } from './tools';
 import type { AnswerMode, AnswerResult, NumberedSource } from './types';

@@ -13,9 +13,7 @@ export {
   redactSecrets,
   StreamRedactor,
 } from './guardrails';
-export { estimateTokens } from '../search/budget';
-export { contextLengthFromShow, OllamaChatModel, type OllamaChatOptions } from './ollamaChat';
-export { buildAnswerMessages, neutralise, type AnswerLength } from './prompts';
+export { buildAnswerMessages } from './prompts';
 export { checkSupport, type SupportReport } from './support';
 export { AGENT_TOOLS, KEYWORD_SEARCH, READ_CHUNK, SEMANTIC_SEARCH, ToolRunner, type ToolContext } from './tools';
 export type { AnswerMode, AnswerResult, Citation, NumberedSource, SentenceCheck } from './types';

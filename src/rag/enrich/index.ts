@@ -4,8 +4,8 @@
 // - abstractive summaries for documents (L0) and sections (L1), falling back to the extractive summary on any error.
 // Results are cached by content hash, so unchanged passages never pay twice and a killed run resumes.
 import type { EngineConfig, EnrichConfig } from '../config';
-import { OllamaChatModel } from '../answer/ollamaChat';
-import { contextMessages, summaryMessages } from '../answer/prompts';
+import { OllamaChatModel } from '../llm/ollamaChat';
+import { contextMessages, summaryMessages } from '../llm/prompts';
 import { ModelError, type ChatModel, type IndexedPassage } from '../types';
 import { cacheKey, EnrichCache, type PruneResult } from './cache';
 

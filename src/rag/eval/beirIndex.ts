@@ -9,11 +9,8 @@ import { beirPassageId } from './runner';
 import { annotateCompounds, countWords, embeddingText } from '../text/compounds';
 import { Vocabulary, saveVocabulary } from '../store/vocabulary';
 
-/** The store operations the builder needs (LanceStore has them). */
-export type BulkStore = IndexStore & { addNewFiles?: IndexStore['replaceFiles'] };
-
 export async function buildBeirIndex(
-  store: BulkStore,
+  store: IndexStore,
   embedder: Embedder,
   set: BeirSet,
   o: { batch?: number; onProgress?: (done: number, total: number) => void } = {},

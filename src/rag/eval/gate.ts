@@ -12,7 +12,7 @@ import { detectLanguage } from '../text/language';
 import { openEngine, type Engine } from '../engine';
 import { createRetriever } from '../search';
 import type { SearchSettings } from '../search/configs';
-import { buildBeirIndex, type BulkStore } from './beirIndex';
+import { buildBeirIndex } from './beirIndex';
 import { loadBeir, loadWorkspaceQueries } from './datasets';
 import { evaluateBeir, evaluateWorkspace } from './runner';
 
@@ -113,7 +113,7 @@ export async function measureGate(o: MeasureOptions): Promise<GateMeasurement> {
         if (!engine) {
           engine = await openEngine({ folder: dir, storeDir: path.join(root, set.dir) });
           engines.set(set.dir, engine);
-          await buildBeirIndex(engine.store as BulkStore, engine.embedder, beir);
+          await buildBeirIndex(engine.store, engine.embedder, beir);
         }
         const run = async (config: string, overrides?: Partial<SearchSettings>) =>
           (await evaluateBeir(createRetriever(engine!, { config, overrides, detect: detectLanguage }), beir, { config })).metrics['ndcg@10'];

@@ -1,7 +1,7 @@
 // Query expansion: LLM multi-query (variants with synonyms, both languages where useful) and HyDE (a hypothetical
 // answer passage). Both go through any ChatModel; failures throw ModelError and the orchestrator falls back.
 import { ModelError, type ChatModel, type Lang } from '../types';
-import { chatWithTimeout, extractJson } from './llm';
+import { chatWithTimeout, extractJson } from '../llm/chatCall';
 
 export interface ExpansionOptions {
   n: number;

@@ -22,7 +22,7 @@ export function createRetriever(engine: SearchEngine, options: CreateRetrieverOp
 }
 
 export { analyzeQuery, extractExactTokens, queryLanguage } from './analyze';
-export { contextBudget, estimateTokens, fillBudget, tokenCounter, type AnswerLength, type TokenCount } from './budget';
+export { contextBudget, fillBudget } from './budget';
 export { BASE_SETTINGS, NAMED_CONFIGS, configNames, resolveSettings, type SearchSettings } from './configs';
 export { reciprocalRankFusion, weightedFusion } from './fusion';
 export { mmr } from './mmr';

@@ -1,7 +1,7 @@
 // LLM reranker: scores candidates in batches through any ChatModel with a strict output format and robust parsing.
 // After reranking `score` is the reranker's score in [0, 1] and the fusion score is kept as `hybridScore`.
 import { ModelError, type ChatModel, type SearchHit } from '../types';
-import { chatWithTimeout, extractJson } from './llm';
+import { chatWithTimeout, extractJson } from '../llm/chatCall';
 import type { Reranker } from './types';
 
 export interface LlmRerankerOptions {

@@ -13,7 +13,7 @@ import { lexicalVariant } from './lexical';
 import { compoundParts } from '../text/compounds';
 import { currentVocabulary } from '../store/vocabulary';
 import { capPerDocument, dropNearDuplicates } from './dedupe';
-import { describeFailure } from './llm';
+import { describeModelFailure } from '../llm/chatCall';
 import { mmr } from './mmr';
 import { collapseNested } from './nested';
 import { prfStage } from './prf';
@@ -341,7 +341,7 @@ function languageLists(q: QueryRun, vocab: ReturnType<typeof currentVocabulary>,
 }
 
 function fallback(q: QueryRun, span: string, stage: string, err: unknown): void {
-  const msg = `${stage} failed, continuing without it (${describeFailure(err)})`;
+  const msg = `${stage} failed, continuing without it (${describeModelFailure(err)})`;
   q.warnings.push(msg);
   q.tracer.note(span, msg);
 }

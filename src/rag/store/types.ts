@@ -114,11 +114,15 @@ export interface IndexStore {
   ensureIndexes?(): Promise<void>;
   /** Names of the indexes on the passages table; without it the indexer assumes they exist. */
   indexNames?(): Promise<string[]>;
-  /** The German passages (path, level, text, lang) for a recount of the compound splitter's vocabulary. */
+  /**
+   * The German passages (path, level, text, lang) for a recount of the compound splitter's vocabulary; without it the
+   * indexer keeps the vocabulary incrementally only (added and subtracted per file) and never recounts.
+   */
   germanPassages?(): Promise<Pick<IndexedPassage, 'path' | 'level' | 'text' | 'lang'>[]>;
   /**
    * Recomputes the compound parts (`parts(text)`) of the German passages of `paths` and, with `embed`, their vectors;
-   * returns the rows rewritten.
+   * returns the rows rewritten. Without it passages keep the parts they were written with (split with the counts known
+   * at that moment).
    */
   rewriteKeywordParts?(paths: string[], parts: (text: string) => string, embed?: (texts: string[]) => Promise<Float32Array[]>): Promise<number>;
 

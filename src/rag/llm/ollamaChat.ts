@@ -12,7 +12,7 @@ import {
   type ToolCall,
   type ToolSpec,
 } from '../types';
-import { estimateTokens } from '../search/budget';
+import { estimateTokens } from './tokens';
 
 export interface OllamaChatOptions {
   model: string;
@@ -32,8 +32,6 @@ export interface OllamaChatOptions {
 
 /** Window assumed before /api/show answered (Ollama's own default is 2048–4096). */
 const FALLBACK_CONTEXT_WINDOW = 4096;
-
-/** Rough token estimate that errs low (about 4 characters a token), so an early overflow error is never wrong. */
 
 export class OllamaChatModel implements ChatModel {
   readonly id: string;

@@ -1,4 +1,4 @@
-// Helpers for the LLM stages: a chat call with a deadline, and robust extraction of JSON from model output.
+// Helpers for LLM calls (query expansion, rerank): a chat call with a deadline, and robust extraction of JSON from model output.
 import { ModelError, type ChatMessage, type ChatModel } from '../types';
 
 /** Calls the model with a hard deadline (the adapter also gets the abort signal); errors become ModelError. */
@@ -83,7 +83,7 @@ export function extractJson(text: string): unknown {
 }
 
 /** Short, text-free description of an LLM failure for the trace. */
-export function describeFailure(err: unknown): string {
+export function describeModelFailure(err: unknown): string {
   if (err instanceof ModelError) return `${err.kind}: ${err.message}`;
   return err instanceof Error ? err.message : String(err);
 }

@@ -1,0 +1,66 @@
+// The compound splitter's German vocabulary during a run (store/vocabulary.ts). A small run keeps it current by adding
+// the written files' counts and subtracting the replaced and removed ones; a large, full, recovered or first run (and a
+// cancelled one) counts it again from the table at the end and re-splits the German passages it wrote with the
+// complete counts, so the order in which files were indexed does not matter.
+import type { Embedder, IndexedPassage } from '../types';
+import type { IndexStore } from '../store/types';
+import { annotateCompounds, compoundParts } from '../text/compounds';
+import { Vocabulary, fileWordCounts, loadVocabulary, saveVocabulary } from '../store/vocabulary';
+
+export class RunVocabulary {
+  private readonly loaded: Vocabulary | null;
+  private readonly vocab: Vocabulary;
+  /** Recount from the table at the end instead of keeping the counts incrementally. */
+  private recount: boolean;
+  private readonly germanWritten: string[] = [];
+
+  /**
+   * @param forceRecount a recovered, re-embedded or full run
+   * @param work files this run adds, updates or removes; `known` files the index knew before
+   */
+  constructor(private readonly store: IndexStore, forceRecount: boolean, private readonly work: number, known: number) {
+    this.loaded = loadVocabulary(store.dir);
+    this.recount = forceRecount || !this.loaded || work > Math.max(20, 0.2 * known);
+    this.vocab = this.loaded ?? new Vocabulary();
+  }
+
+  /** The passages `path` has in the index now leave the counts (before they are replaced or removed). */
+  async forget(path: string): Promise<void> {
+    if (!this.recount) this.vocab.add(fileWordCounts(await this.store.getFilePassages(path)), -1);
+  }
+
+  /** Counts a file's new passages and gives its German ones their compound parts (its own words count as parts too). */
+  learn(path: string, passages: IndexedPassage[]): void {
+    this.vocab.add(fileWordCounts(passages));
+    annotateCompounds(passages, this.vocab);
+    if (passages.some((p) => p.lang === 'de')) this.germanWritten.push(path);
+  }
+
+  /** Saves the vocabulary (recounted and the written German passages re-split when needed). */
+  async finish(embedder: Embedder, cancelled: boolean, signal?: AbortSignal): Promise<void> {
+    if (cancelled) this.recount = true;
+    if (this.work === 0 && this.loaded) return;
+    let final = this.vocab;
+    const store = this.store;
+    if (this.recount && store.germanPassages) {
+      const byFile = new Map<string, Pick<IndexedPassage, 'path' | 'level' | 'text' | 'lang'>[]>();
+      for (const p of await store.germanPassages()) {
+        const list = byFile.get(p.path) ?? [];
+        list.push(p);
+        byFile.set(p.path, list);
+      }
+      const counts = new Map<string, number>();
+      for (const list of byFile.values()) fileWordCounts(list, counts);
+      final = new Vocabulary(counts);
+      if (store.rewriteKeywordParts && this.germanWritten.length > 0) {
+        const cache = new Map<string, string[]>();
+        await store.rewriteKeywordParts(
+          this.germanWritten,
+          (t) => compoundParts(t, final, cache),
+          embedder.id === 'builtin' ? (texts) => embedder.embed(texts, signal) : undefined,
+        );
+      }
+    }
+    saveVocabulary(store.dir, final);
+  }
+}

@@ -1,0 +1,40 @@
+// Second step of a run: walk the folder (or only the hinted paths) and plan what to add, update, remove and keep.
+import type { Engine } from '../engine';
+import { planChanges, type IndexPlan, type IngestLimits } from './plan';
+import type { RunProgress } from './progress';
+import { statPaths, walkFolder, type WalkEntry } from './walk';
+
+export interface ScanOptions {
+  /** Incremental hint: only these files/folders are looked at. */
+  paths?: string[];
+  full?: boolean;
+  signal?: AbortSignal;
+}
+
+export async function scanChanges(
+  engine: Engine,
+  o: ScanOptions,
+  embedderKey: string,
+  limits: IngestLimits,
+  progress: RunProgress,
+): Promise<{ walked: number; plan: IndexPlan }> {
+  const { config } = engine;
+  const walkOptions = {
+    include: config.ingest.include,
+    exclude: config.ingest.exclude,
+    storeDir: engine.storeDir,
+    signal: o.signal,
+    followExternalSymlinks: config.ingest.followExternalSymlinks === true,
+  };
+  let walked: WalkEntry[];
+  let scope: Set<string> | undefined;
+  if (o.paths) ({ entries: walked, scope } = await statPaths(engine.folder, o.paths, walkOptions));
+  else walked = await walkFolder(engine.folder, walkOptions);
+  progress.lap('walk');
+  // A walk cut short by a cancel lists only part of the folder: planning from it would remove every file it missed.
+  const plan: IndexPlan = o.signal?.aborted
+    ? { add: [], update: [], remove: [], unchanged: [] }
+    : planChanges(walked, await engine.store.listFiles(), { full: o.full, embedderKey, scope, limits });
+  progress.lap('plan');
+  return { walked: walked.length, plan };
+}
