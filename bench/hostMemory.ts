@@ -45,7 +45,8 @@ async function main(): Promise<void> {
       peak = Math.max(peak, process.memoryUsage().rss);
     }
   }
-  const end = process.memoryUsage().rss;
+  const endUsage = process.memoryUsage();
+  const end = endUsage.rss;
   await engine.close();
   ms.sort((a, b) => a - b);
   console.log(
@@ -59,6 +60,7 @@ async function main(): Promise<void> {
       'rss peak while searching MB': mb(peak),
       'process peak (VmHWM) MB': Math.round(hwm()),
       'growth (peak - before) MB': mb(peak - before),
+      'JS heap / external / arrayBuffers at end MB': `${mb(endUsage.heapUsed)} / ${mb(endUsage.external)} / ${mb(endUsage.arrayBuffers)}`,
     }),
   );
 }

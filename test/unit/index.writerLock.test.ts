@@ -98,7 +98,7 @@ describe('writer lock: one writer per store across processes', function () {
     fs.mkdirSync(folder);
     writeDocs(folder, 3);
     const store = path.join(tmp, 'store');
-    // Another process takes the lock and holds it for a while.
+    // Another process takes the lock and holds it until told (a line on its stdin): no timing involved.
     const holder = spawn(
       process.execPath,
       [
@@ -106,18 +106,27 @@ describe('writer lock: one writer per store across processes', function () {
         'tsx',
         '-e',
         `const { acquireWriterLock } = require(${JSON.stringify(path.join(ROOT, 'src/rag/index/writerLock.ts'))});` +
-          `acquireWriterLock(${JSON.stringify(store)}, { purpose: 'indexing' }).then((release) => { process.stdout.write('held\\n'); setTimeout(() => { release(); process.exit(0); }, 2500); });`,
+          `acquireWriterLock(${JSON.stringify(store)}, { purpose: 'indexing' }).then((release) => { process.stdout.write('held\\n'); process.stdin.once('data', () => { release(); process.exit(0); }); });`,
       ],
-      { cwd: ROOT, stdio: ['ignore', 'pipe', 'inherit'] },
+      { cwd: ROOT, stdio: ['pipe', 'pipe', 'inherit'] },
     );
     await new Promise<void>((resolve) => holder.stdout.on('data', (d) => String(d).includes('held') && resolve()));
     const refused = await runCli(['index', folder, '--store', store, '--no-wait']);
     assert.equal(refused.code, 1);
     assert.match(refused.stderr, /Another docs-rag process \(pid \d+, indexing since .*\) is writing this index/);
-    const waited = await runCli(['index', folder, '--store', store, '--json']);
-    assert.equal(waited.code, 0, waited.stderr);
-    assert.match(waited.stderr, /waiting for it to finish/);
-    assert.equal(JSON.parse(waited.stdout.trim().split('\n').pop()!).files, 3);
+    // A run that may wait says so; the holder lets go once it does, and the run completes.
+    const waiting = spawn(process.execPath, [path.join(ROOT, 'dist/cli.js'), 'index', folder, '--store', store, '--json'], { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] });
+    let stdout = '';
+    let stderr = '';
+    waiting.stdout.on('data', (d) => (stdout += d));
+    waiting.stderr.on('data', (d) => {
+      stderr += d;
+      if (/waiting for it to finish/.test(stderr)) holder.stdin.write('go\n');
+    });
+    const code = await new Promise<number | null>((r) => waiting.once('exit', r));
+    assert.equal(code, 0, stderr);
+    assert.match(stderr, /waiting for it to finish/);
+    assert.equal(JSON.parse(stdout.trim().split('\n').pop()!).files, 3);
     await new Promise((r) => (holder.exitCode === null ? holder.once('exit', r) : r(null)));
   });
 
