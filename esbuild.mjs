@@ -1,6 +1,8 @@
 // Bundles the extension host entry and the CLI. LanceDB's native module stays external
 // (it is loaded from node_modules at run time and shipped inside the platform VSIX). So do tesseract.js (it starts its
 // own worker script and loads its WASM core from node_modules) and @napi-rs/canvas (native binary).
+// The local embedder's worker bundles transformers.js with sharp (images only, unused) replaced by an empty module;
+// onnxruntime-node (native library) stays external and ships in the platform VSIX like LanceDB.
 // Before bundling, scripts/ocr/traineddata.sh puts the OCR traineddata (deu, eng) into dist/tessdata.
 import { spawnSync } from 'node:child_process';
 import * as esbuild from 'esbuild';
@@ -19,6 +21,15 @@ const common = {
   logLevel: 'info',
 };
 
+/** transformers.js requires sharp for image inputs at load time; text embedding never uses it. */
+const noSharp = {
+  name: 'no-sharp',
+  setup(build) {
+    build.onResolve({ filter: /^sharp$/ }, () => ({ path: 'sharp', namespace: 'no-sharp' }));
+    build.onLoad({ filter: /.*/, namespace: 'no-sharp' }, () => ({ contents: 'module.exports = {};', loader: 'js' }));
+  },
+};
+
 const entries = [
   { entryPoints: ['src/extension.ts'], outfile: 'dist/extension.js' },
   // The engine in its own bundle, required by the extension on first use (keeps activation fast).
@@ -27,6 +38,12 @@ const entries = [
   { entryPoints: ['src/rag/ingest/parseWorker.ts'], outfile: 'dist/parseWorker.js' },
   // The extension's indexing process (forked with IPC by src/views/indexProcess.ts).
   { entryPoints: ['src/indexProcess/main.ts'], outfile: 'dist/indexWorker.js' },
+  {
+    entryPoints: ['src/rag/embed/localWorker.ts'],
+    outfile: 'dist/localEmbedWorker.js',
+    external: [...common.external, 'onnxruntime-node'],
+    plugins: [noSharp],
+  },
 ];
 
 if (process.env.DOCS_RAG_SKIP_TRAINEDDATA !== '1') {

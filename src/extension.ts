@@ -1,5 +1,6 @@
 // VS Code entry point: only wires the adapters in src/views to the engine in src/rag. The engine (and LanceDB) is
 // loaded on first use, so activation stays fast.
+import * as path from 'node:path';
 import * as vscode from 'vscode';
 import type { DocsRagApi } from './views/api';
 import { registerChatParticipant } from './views/chatParticipant';
@@ -24,7 +25,7 @@ export function activate(context: vscode.ExtensionContext): DocsRagApi {
   const started = performance.now();
   setEngineBundleDir(vscode.Uri.joinPath(context.extensionUri, 'dist').fsPath);
   const log = createLog();
-  const host = new EngineHost(context.storageUri ?? context.globalStorageUri, log);
+  const host = new EngineHost(context.storageUri ?? context.globalStorageUri, log, path.join(context.globalStorageUri.fsPath, 'models'));
   const extracts = new ExtractedTextProvider(host);
   const service = new DocsService(host, new Locator(extracts), log);
   const indexing = new IndexingController(host, log);
@@ -62,6 +63,10 @@ export function activate(context: vscode.ExtensionContext): DocsRagApi {
       }
     }),
     vscode.workspace.onDidChangeWorkspaceFolders(() => void restart()),
+    host.onDidDownloadModel(() => {
+      log.info('local embedding model downloaded: reopening the index');
+      void host.reset().then(restart);
+    }),
     vscode.workspace.onDidGrantWorkspaceTrust(() => void restart()),
   );
   // Heavy work (LanceDB, the first scan) starts after activation has returned.

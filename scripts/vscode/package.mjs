@@ -20,7 +20,7 @@ const BINARY = {
   'win32-arm64': '@lancedb/lancedb-win32-arm64-msvc',
 };
 const HOST_BINARY = BINARY['linux-x64'];
-const EXTERNAL = ['@lancedb/lancedb', 'apache-arrow', 'tesseract.js', '@napi-rs/canvas'];
+const EXTERNAL = ['@lancedb/lancedb', 'apache-arrow', 'tesseract.js', '@napi-rs/canvas', 'onnxruntime-node'];
 // Loaded at run time by tesseract.js's own worker thread (not reachable from require('tesseract.js')): traced as well.
 const WORKER_MODULES = [
   'tesseract.js/src/worker-script/index.js', 'tesseract.js/src/worker-script/node/getCore.js',
@@ -29,6 +29,10 @@ const WORKER_MODULES = [
   'tesseract.js-core/tesseract-core-relaxedsimd', 'tesseract.js-core/tesseract-core-simd', 'tesseract.js-core/tesseract-core',
   'tesseract.js-core/tesseract-core-relaxedsimd-lstm', 'tesseract.js-core/tesseract-core-simd-lstm', 'tesseract.js-core/tesseract-core-lstm',
 ];
+// onnxruntime-node ships every platform's library inside its package; the VSIX carries the target's folder only.
+// Alpine (musl) has none: there the local embedder reports that it cannot load and the builtin one keeps working.
+const ORT_BINARY = { 'linux-x64': 'linux/x64', 'linux-arm64': 'linux/arm64', 'darwin-arm64': 'darwin/arm64', 'win32-x64': 'win32/x64', 'win32-arm64': 'win32/arm64' };
+const ORT_DIR = (t) => `node_modules/onnxruntime-node/bin/napi-v6/${ORT_BINARY[t]}`;
 const CANVAS_BINARY = { 'linux-x64': '@napi-rs/canvas-linux-x64-gnu', 'linux-arm64': '@napi-rs/canvas-linux-arm64-gnu', 'alpine-x64': '@napi-rs/canvas-linux-x64-musl', 'alpine-arm64': '@napi-rs/canvas-linux-arm64-musl', 'darwin-arm64': '@napi-rs/canvas-darwin-arm64', 'win32-x64': '@napi-rs/canvas-win32-x64-msvc', 'win32-arm64': '@napi-rs/canvas-win32-arm64-msvc' };
 
 function fail(msg) {
@@ -70,7 +74,14 @@ if (binaryPkg !== HOST_BINARY) {
   const dir = path.join(root, 'out/vscode-package');
   mkdirSync(dir, { recursive: true });
   ignoreFile = path.join(dir, `vscodeignore-${target}`);
-  writeFileSync(ignoreFile, readFileSync(path.join(root, '.vscodeignore'), 'utf8').split(HOST_BINARY).join(binaryPkg).split(CANVAS_BINARY['linux-x64']).join(CANVAS_BINARY[target]));
+  const ort = ORT_BINARY[target] ? `napi-v6/${ORT_BINARY[target]}/` : 'napi-v6/none/';
+  writeFileSync(
+    ignoreFile,
+    readFileSync(path.join(root, '.vscodeignore'), 'utf8')
+      .split(HOST_BINARY).join(binaryPkg)
+      .split(CANVAS_BINARY['linux-x64']).join(CANVAS_BINARY[target])
+      .split('napi-v6/linux/x64/').join(ort),
+  );
 }
 
 run(
@@ -108,6 +119,7 @@ const runtimeFiles = JSON.parse(trace.stdout)
 for (const f of runtimeFiles) {
   if (f.startsWith(`node_modules/${HOST_BINARY}/`) && binaryPkg !== HOST_BINARY) continue;
   if (f.startsWith(`node_modules/${CANVAS_BINARY['linux-x64']}/`) && target !== 'linux-x64') continue;
+  if (f.startsWith(`${ORT_DIR('linux-x64')}/`) && target !== 'linux-x64') continue;
   if (!inVsix.has(`extension/${f}`)) problems.push(`runtime file missing from the VSIX: ${f}`);
 }
 if (!names.some((n) => n.startsWith(`extension/node_modules/${binaryPkg}/`) && n.endsWith('.node'))) {
@@ -116,6 +128,17 @@ if (!names.some((n) => n.startsWith(`extension/node_modules/${binaryPkg}/`) && n
 for (const other of Object.values(BINARY)) {
   if (other !== binaryPkg && names.some((n) => n.startsWith(`extension/node_modules/${other}/`))) problems.push(`foreign binary ${other} packed`);
 }
+
+// onnxruntime's native library: the binding loads it through the dynamic linker, so require.cache does not list it.
+if (ORT_BINARY[target]) {
+  const dir = ORT_DIR(target);
+  const libs = readdirSync(path.join(root, dir));
+  for (const f of libs) if (!inVsix.has(`extension/${dir}/${f}`)) problems.push(`onnxruntime library missing from the VSIX: ${dir}/${f}`);
+  for (const [t, d] of Object.entries(ORT_BINARY)) {
+    if (t !== target && names.some((n) => n.startsWith(`extension/node_modules/onnxruntime-node/bin/napi-v6/${d}/`))) problems.push(`foreign onnxruntime library packed: ${d}`);
+  }
+}
+if (!inVsix.has('extension/dist/localEmbedWorker.js')) problems.push('dist/localEmbedWorker.js missing from the VSIX');
 
 // The OCR traineddata (German, English) and the tesseract WASM cores.
 for (const lang of ['deu', 'eng']) if (!inVsix.has(`extension/dist/tessdata/${lang}.traineddata`)) problems.push(`dist/tessdata/${lang}.traineddata missing from the VSIX (scripts/ocr/traineddata.sh)`);
@@ -130,7 +153,7 @@ const allowed = new Set(['vscode', ...EXTERNAL, ...builtinModules, ...builtinMod
 const packedBundles = names
   .filter((n) => /^extension\/dist\/[^/]+\.js$/.test(n))
   .map((n) => n.slice('extension/'.length));
-for (const bundle of ['dist/extension.js', 'dist/engine.js', 'dist/parseWorker.js', 'dist/indexWorker.js', 'dist/cli.js']) {
+for (const bundle of ['dist/extension.js', 'dist/engine.js', 'dist/parseWorker.js', 'dist/localEmbedWorker.js', 'dist/indexWorker.js', 'dist/cli.js']) {
   if (existsSync(path.join(root, bundle)) && !packedBundles.includes(bundle)) problems.push(`${bundle} missing from the VSIX`);
 }
 for (const bundle of packedBundles) {

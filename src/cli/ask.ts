@@ -2,7 +2,7 @@
 // chat model (streamed on a TTY); without, the extractive answer (the most relevant passages, quoted). Indexes the
 // folder first when it has no index yet. With --json the last stdout line is one JSON object.
 import { detectLanguage } from '../rag/text/language';
-import { openEngine, type EngineConfigOverrides } from '../rag/engine';
+import { openEngine } from '../rag/engine';
 import { indexFolder } from '../rag/index/indexer';
 import { answerQuestion, type AnswerOptions } from '../rag/answer/answer';
 import { citationJson, formatLocation } from '../rag/answer/citations';
@@ -12,6 +12,8 @@ import type { AnswerResult } from '../rag/answer/types';
 import { createRetriever } from '../rag/search';
 import { ModelError } from '../rag/types';
 import { UsageError, parse, printJson, requireFolder, resolveStore } from './common';
+import { prepareLocalModel } from './localModel';
+import { embedOverrides } from './searchOptions';
 
 const MODES = ['auto', 'generative', 'agentic', 'extractive'] as const;
 const LENGTHS = ['short', 'medium', 'long'] as const;
@@ -48,16 +50,10 @@ export async function run(argv: string[]): Promise<number> {
   const numCtx = positiveInt(values['num-ctx'], '--num-ctx');
   const timeoutSec = values.timeout === undefined ? undefined : Number(values.timeout);
   if (timeoutSec !== undefined && !(timeoutSec > 0)) throw new UsageError('--timeout takes seconds, e.g. --timeout 300');
-  if (values.embedder !== undefined && values.embedder !== 'builtin' && values.embedder !== 'ollama') {
-    throw new UsageError(`--embedder must be builtin or ollama, got "${values.embedder}"`);
-  }
   if (mode === 'agentic' && !values.model) throw new UsageError('--mode agentic needs a tool-capable chat model: add --model <name>');
 
-  const embed: NonNullable<EngineConfigOverrides['embed']> = {};
-  if (values.embedder) embed.provider = values.embedder as 'builtin' | 'ollama';
-  else if (values['embed-model']) embed.provider = 'ollama';
-  if (values['embed-model']) embed.model = values['embed-model'];
-  if (values['ollama-host']) embed.ollamaHost = values['ollama-host'];
+  const { embed } = embedOverrides({ embedder: values.embedder, model: values['embed-model'], 'ollama-host': values['ollama-host'] });
+  await prepareLocalModel(embed);
   const storeDir = resolveStore(folder, values.store);
   const engine = await openEngine({ folder, storeDir, config: { embed }, embedderOverride: embed.provider !== undefined });
   const abort = new AbortController();

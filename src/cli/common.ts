@@ -10,12 +10,15 @@ export class UsageError extends Error {}
 
 /** Each command's usage: its synopsis and what its flags do (printed by `docs-rag <command> --help`). */
 export const COMMAND_USAGE: Record<string, string> = {
-  index: `docs-rag index <folder> [--store DIR] [--embedder builtin|ollama] [--model NAME] [--ollama-host URL] [--full]
+  index: `docs-rag index <folder> [--store DIR] [--embedder builtin|ollama|local] [--model NAME|DIR] [--ollama-host URL] [--full]
                [--enrich contextual,summaries] [--enrich-model NAME] [--follow-external-symlinks] [--wait|--no-wait]
                [--ocr on|off] [--ocr-langs deu+eng] [--ocr-max-pages N] [--json]
   Indexes the documents of <folder> (incremental: unchanged files are skipped).
     --store DIR              where the index lives (default <folder>/.docs-rag)
     --embedder builtin|ollama, --model NAME   the embedder (default builtin; --model alone means ollama)
+    --embedder local [--model NAME|DIR]       in-process ONNX model: a model folder (offline, nothing fetched) or a known
+                             name (default multilingual-e5-small, downloaded once into ~/.cache/docs-rag/models, resumable,
+                             SHA-256 checked; DOCS_RAG_MODEL_CACHE moves it)
     --ollama-host URL        Ollama server (default $OLLAMA_HOST or http://127.0.0.1:11434)
     --full                   re-parse and re-embed every file
     --enrich contextual,summaries, --enrich-model NAME   LLM enrichments at indexing time (Ollama)
@@ -27,7 +30,7 @@ export const COMMAND_USAGE: Record<string, string> = {
     --json                   print the result as one JSON object
 `,
   search: `docs-rag search "<query>" --folder <folder> [--store DIR] [--k N] [--config NAME] [--trace] [--json]
-               [--embedder builtin|ollama] [--model NAME] [--ollama-host URL] [--chat-model NAME] [--alpha X] [--levels 0,1,2]
+               [--embedder builtin|ollama|local] [--model NAME|DIR] [--ollama-host URL] [--chat-model NAME] [--alpha X] [--levels 0,1,2]
   Searches the index of <folder> and lists the best passages with their locations.
     --k N                    number of results (1–1000, default 10)
     --config NAME            named pipeline configuration (default, bm25, vector, hybrid, ablations)
@@ -41,7 +44,7 @@ export const COMMAND_USAGE: Record<string, string> = {
 `,
   ask: `docs-rag ask "<question>" --folder <folder> [--store DIR] [--model NAME] [--ollama-host URL] [--mode auto|agentic|extractive]
                [--length short|medium|long] [--k N] [--num-ctx N] [--timeout SECONDS] [--keep-alive DURATION] [--json] [--trace]
-               [--embedder builtin|ollama] [--embed-model NAME]
+               [--embedder builtin|ollama|local] [--embed-model NAME|DIR]
   Answers a question from the documents of <folder> with citations (indexes the folder first if it has no index).
     --model NAME             Ollama chat model; without it: the extractive answer (quotes of the best passages)
     --mode auto|agentic|extractive, --length short|medium|long, --k N (passages retrieved)
@@ -61,7 +64,7 @@ export const COMMAND_USAGE: Record<string, string> = {
 `,
   eval: `docs-rag eval --folder <folder> --queries <jsonl> | --beir <dir> [--qrels FILE] [--store DIR] [--config NAME|all] [--json]
                [--limit N] [--reindex] [--per-query] [--quote-edges] [--answers] [--set key=value]... [--chunk-scale X]
-               [--chunk-strategy NAME] [--embedder builtin|ollama] [--model NAME] [--ollama-host URL] [--chat-model NAME]
+               [--chunk-strategy NAME] [--embedder builtin|ollama|local] [--model NAME|DIR] [--ollama-host URL] [--chat-model NAME]
   Measures retrieval (and with --answers, answers) on workspace questions or a BEIR-layout set.
 `,
 };

@@ -13,6 +13,7 @@ import { createRetriever } from '../rag/search';
 import { BASE_SETTINGS, NAMED_CONFIGS, type SearchSettings } from '../rag/search/configs';
 import type { ChatModel } from '../rag/types';
 import { UsageError, parse, printJson } from './common';
+import { prepareLocalModel } from './localModel';
 import { SEARCH_FLAGS, chatModelFrom, embedOverrides, searchOverrides } from './searchOptions';
 
 /** Files in the workspace folder that are question/metadata files, not corpus (FORMAT.md). */
@@ -41,6 +42,7 @@ export async function run(argv: string[]): Promise<number> {
   const limit = values.limit === undefined ? undefined : Number(values.limit);
   if (limit !== undefined && (!Number.isInteger(limit) || limit < 1)) throw new UsageError('--limit must be a positive whole number');
   const { embed, explicit } = embedOverrides(values);
+  await prepareLocalModel(embed);
   const overrides = { ...searchOverrides(values), ...parseSets(values.set ?? []) };
   const progress = (label: string) => (done: number, total: number) => {
     if (process.stderr.isTTY) process.stderr.write(`\r${label} ${done}/${total}   `);

@@ -6,6 +6,8 @@ import { describeHolder } from '../rag/index/writerLock';
 import { indexFolder, type IndexProgress, type IndexRunResult } from '../rag/index/indexer';
 import { defaultConfig, type OcrConfig } from '../rag/config';
 import { UsageError, parse, printJson, resolveStore } from './common';
+import { prepareLocalModel } from './localModel';
+import { embedOverrides } from './searchOptions';
 
 export async function run(argv: string[]): Promise<number> {
   const { values, positionals } = parse(argv, {
@@ -30,14 +32,8 @@ export async function run(argv: string[]): Promise<number> {
   if (!fs.existsSync(folder) || !fs.statSync(folder).isDirectory()) {
     throw new UsageError(`folder not found: ${folder}`);
   }
-  const provider = values.embedder ?? (values.model ? 'ollama' : undefined);
-  if (provider !== undefined && provider !== 'builtin' && provider !== 'ollama') {
-    throw new UsageError(`--embedder must be builtin or ollama, got "${provider}"`);
-  }
-  const embed: NonNullable<EngineConfigOverrides['embed']> = {};
-  if (provider) embed.provider = provider;
-  if (values.model) embed.model = values.model;
-  if (values['ollama-host']) embed.ollamaHost = values['ollama-host'];
+  const { embed, explicit } = embedOverrides(values);
+  await prepareLocalModel(embed);
 
   const enrich = enrichOption(values.enrich, values['enrich-model']);
   const ocr = ocrOption(values.ocr, values['ocr-langs'], values['ocr-max-pages']);
@@ -46,7 +42,7 @@ export async function run(argv: string[]): Promise<number> {
     folder,
     storeDir: resolveStore(folder, values.store),
     config: { embed, ...(enrich ? { enrich } : {}), ingest: { ocr, ...(values['follow-external-symlinks'] ? { followExternalSymlinks: true } : {}) } },
-    embedderOverride: provider !== undefined,
+    embedderOverride: explicit,
   });
   const bar = process.stderr.isTTY ? new ProgressBar() : null;
   const controller = new AbortController();

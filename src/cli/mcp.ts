@@ -2,7 +2,6 @@
 // mode) over stdio. stdout carries the protocol only; logs go to stderr. See src/mcp/ for the server and its tools.
 import * as fs from 'node:fs';
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
-import type { EngineConfigOverrides } from '../rag/engine';
 import { IndexAccess } from '../mcp/indexAccess';
 import { createMcpServer } from '../mcp/server';
 import { DocsRagTools } from '../mcp/tools';
@@ -10,6 +9,8 @@ import { FolderWatcher } from '../mcp/watch';
 import { MCP_PATH, serveHttp } from '../mcp/http';
 import type { DocsRagTools as Tools } from '../mcp/tools';
 import { UsageError, parse, requireFolder, resolveStore } from './common';
+import { prepareLocalModel } from './localModel';
+import { embedOverrides } from './searchOptions';
 import { version } from '../../package.json';
 
 export async function run(argv: string[]): Promise<number> {
@@ -27,14 +28,8 @@ export async function run(argv: string[]): Promise<number> {
   if (positionals.length) throw new UsageError(`mcp takes no positional arguments (got ${positionals.map((p) => JSON.stringify(p)).join(' ')}); use --folder <folder>`);
   const folder = requireFolder(values.folder);
   if (!fs.existsSync(folder) || !fs.statSync(folder).isDirectory()) throw new UsageError(`folder not found: ${folder}`);
-  if (values.embedder !== undefined && values.embedder !== 'builtin' && values.embedder !== 'ollama') {
-    throw new UsageError(`--embedder must be builtin or ollama, got "${values.embedder}"`);
-  }
-  const embed: NonNullable<EngineConfigOverrides['embed']> = {};
-  if (values.embedder) embed.provider = values.embedder as 'builtin' | 'ollama';
-  else if (values['embed-model']) embed.provider = 'ollama';
-  if (values['embed-model']) embed.model = values['embed-model'];
-  if (values['ollama-host']) embed.ollamaHost = values['ollama-host'];
+  const { embed } = embedOverrides({ embedder: values.embedder, model: values['embed-model'], 'ollama-host': values['ollama-host'] });
+  await prepareLocalModel(embed);
 
   const log = values.quiet ? () => undefined : (m: string) => process.stderr.write(`docs-rag mcp: ${m}\n`);
   const storeDir = resolveStore(folder, values.store);

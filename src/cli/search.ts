@@ -6,6 +6,7 @@ import { createRetriever } from '../rag/search';
 import { hitToJson } from '../rag/search/hitJson';
 import { formatTrace } from '../rag/search/trace';
 import { UsageError, parse, printJson, requireFolder, resolveStore } from './common';
+import { prepareLocalModel } from './localModel';
 import { SEARCH_FLAGS, chatModelFrom, embedOverrides, searchOverrides } from './searchOptions';
 
 export async function run(argv: string[]): Promise<number> {
@@ -25,6 +26,7 @@ export async function run(argv: string[]): Promise<number> {
     return 1;
   }
   const { embed, explicit } = embedOverrides(values);
+  await prepareLocalModel(embed);
   const engine = await openEngine({ folder, storeDir, config: { embed }, embedderOverride: explicit });
   try {
     if ((await engine.store.countPassages()) === 0) {

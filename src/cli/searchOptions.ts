@@ -26,14 +26,19 @@ export interface SearchFlagValues {
   levels?: string;
 }
 
+/**
+ * `--embedder builtin|ollama|local` and `--model NAME` (ask and mcp: `--embed-model`, passed here as `model`): with
+ * `local` the model is a folder or a known model name, otherwise an Ollama model; `--model` alone means Ollama.
+ */
 export function embedOverrides(v: SearchFlagValues): { embed: NonNullable<EngineConfigOverrides['embed']>; explicit: boolean } {
   const provider = v.embedder ?? (v.model ? 'ollama' : undefined);
-  if (provider !== undefined && provider !== 'builtin' && provider !== 'ollama') {
-    throw new UsageError(`--embedder must be builtin or ollama, got "${provider}"`);
+  if (provider !== undefined && provider !== 'builtin' && provider !== 'ollama' && provider !== 'local') {
+    throw new UsageError(`--embedder must be builtin, ollama or local, got "${provider}"`);
   }
   const embed: NonNullable<EngineConfigOverrides['embed']> = {};
   if (provider) embed.provider = provider;
-  if (v.model) embed.model = v.model;
+  if (v.model && provider === 'local') embed.localModel = v.model;
+  else if (v.model) embed.model = v.model;
   if (v['ollama-host']) embed.ollamaHost = v['ollama-host'];
   return { embed, explicit: provider !== undefined };
 }

@@ -42,9 +42,17 @@ export interface ChunkConfig {
 }
 
 export interface EmbedConfig {
-  provider: 'builtin' | 'ollama';
-  /** Ollama model name (ignored by builtin). */
+  provider: 'builtin' | 'ollama' | 'local';
+  /** Ollama model name (ignored by builtin and local). */
   model: string;
+  /** `local`: a model folder (transformers.js layout) or a known model name (embed/localModels.ts). */
+  localModel: string;
+  /** `local`: where known models are downloaded to (default ~/.cache/docs-rag/models; the extension: its global storage). */
+  modelCacheDir?: string;
+  /** `local`: texts per inference call (padding makes large batches of long passages costly). */
+  localBatchSize: number;
+  /** `local`: onnxruntime threads (default: onnxruntime's, one per core). */
+  localThreads?: number;
   ollamaHost: string;
   batchSize: number;
   timeoutMs: number;
@@ -75,6 +83,8 @@ export const DEFAULT_EXCLUDE = ['**/node_modules/**', '**/.git/**', '**/.docs-ra
 export const DEFAULT_STORE_DIRNAME = '.docs-rag';
 export const DEFAULT_OLLAMA_HOST = 'http://127.0.0.1:11434';
 export const DEFAULT_OLLAMA_EMBED_MODEL = 'nomic-embed-text';
+/** The local embedder's default model (embed/localModels.ts; chosen in EVALUATION.md, "Local embedding model"). */
+export const DEFAULT_LOCAL_MODEL = 'multilingual-e5-small';
 
 export function defaultConfig(): EngineConfig {
   return {
@@ -105,6 +115,8 @@ export function defaultConfig(): EngineConfig {
     embed: {
       provider: 'builtin',
       model: DEFAULT_OLLAMA_EMBED_MODEL,
+      localModel: DEFAULT_LOCAL_MODEL,
+      localBatchSize: 16,
       ollamaHost: process.env.OLLAMA_HOST || DEFAULT_OLLAMA_HOST,
       batchSize: 64,
       timeoutMs: 60_000,

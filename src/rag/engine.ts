@@ -73,11 +73,12 @@ export async function openEngine(o: OpenEngineOptions): Promise<Engine> {
   const warnings: string[] = [];
   const recorded = store.meta()?.embedder;
   if (recorded && !o.embedderOverride) {
-    if (recorded.id === 'ollama' || recorded.id === 'builtin') config.embed.provider = recorded.id;
+    if (recorded.id === 'ollama' || recorded.id === 'builtin' || recorded.id === 'local') config.embed.provider = recorded.id;
     if (recorded.id === 'ollama') config.embed.model = recorded.model;
+    if (recorded.id === 'local') config.embed.localModel = recorded.model;
   }
   const embedder = createEmbedder(config.embed);
-  if (recorded && (recorded.id !== embedder.id || (embedder.id === 'ollama' && recorded.model !== embedder.model))) {
+  if (recorded && (recorded.id !== embedder.id || (embedder.id !== 'builtin' && recorded.model !== embedder.model))) {
     warnings.push(
       `The index was built with ${recorded.id}:${recorded.model}; the next index run re-embeds every document with ${embedder.id}:${embedder.model}.`,
     );
@@ -132,6 +133,7 @@ export async function openEngine(o: OpenEngineOptions): Promise<Engine> {
       if (timer) clearTimeout(timer);
       await queue.idle();
       await pool?.close();
+      await embedder.close?.();
       await store.close();
     },
   };

@@ -134,13 +134,19 @@ export interface Embedder {
   dimension: number;
   /** Checks the model is usable and learns the dimension. Throws an error with a fix in its message. */
   init(signal?: AbortSignal): Promise<void>;
-  /** Embeds a batch of texts. Order of output = order of input. */
+  /**
+   * Embeds documents: passages, HyDE's hypothetical passages, answer sentences compared with passages. Order of
+   * output = order of input. With a prefix model the document prefix is added (nomic-embed-text: `search_document: `).
+   */
   embed(texts: string[], signal?: AbortSignal): Promise<Float32Array[]>;
   /**
-   * Embeds search queries. Some models need a task prefix that differs from the documents' (nomic-embed-text:
-   * `search_query: ` vs `search_document: `), so query embedding should call this when present, else `embed`.
+   * Embeds search queries (the user's query, its multi-query variants, the agent's semantic_search). With a prefix
+   * model the query prefix is added (nomic-embed-text: `search_query: `; e5: `query: `). Every search path calls this,
+   * never `embed`, for the query side.
    */
-  embedQueries?(texts: string[], signal?: AbortSignal): Promise<Float32Array[]>;
+  embedQueries(texts: string[], signal?: AbortSignal): Promise<Float32Array[]>;
+  /** Frees what the embedder holds (the local embedder's worker thread); the engine calls it on close. */
+  close?(): Promise<void>;
 }
 
 /** Identity of the embedder that built an index; two different ones are never mixed. */

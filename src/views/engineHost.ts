@@ -14,6 +14,7 @@ import { indexWorkerPath, loadEngineModules } from './engineModules';
 import type { QueuedRequest } from '../rag/index/runQueue';
 import type { FolderSpec } from '../indexProcess/protocol';
 import { IndexProcess } from './indexProcess';
+import { prepareLocalModel } from './localModel';
 import { readSettings } from './settings';
 
 export interface FolderStatus {
@@ -46,6 +47,7 @@ export function engineConfigFromSettings(folder: vscode.WorkspaceFolder): Engine
   config.ingest.ocr = { enabled: s.ocrEnabled, languages: s.ocrLanguages, maxPages: s.ocrMaxPages };
   config.embed.provider = s.embedder;
   config.embed.model = s.ollamaEmbedModel;
+  if (s.localModelPath) config.embed.localModel = s.localModelPath;
   config.embed.ollamaHost = s.ollamaHost;
   // Opt-in LLM enrichments while indexing; in Restricted Mode nothing is sent to any model.
   if (vscode.workspace.isTrusted && (s.enrichContextual || s.enrichSummaries)) {
@@ -67,10 +69,15 @@ export class EngineHost implements vscode.Disposable {
   private readonly indexedEmitter = new vscode.EventEmitter<{ folder: vscode.WorkspaceFolder; result: IndexRunResult }>();
   readonly onDidIndex = this.indexedEmitter.event;
   private current: HostState = { kind: 'idle' };
+  private readonly modelEmitter = new vscode.EventEmitter<void>();
+  /** A local embedding model was downloaded: reopen the indexes to use it. */
+  readonly onDidDownloadModel = this.modelEmitter.event;
 
   constructor(
     private readonly storageRoot: vscode.Uri,
     private readonly log: Log,
+    /** Where the local embedder's models are downloaded (VS Code's global storage). */
+    private readonly modelCacheDir = path.join(storageRoot.fsPath, 'models'),
   ) {
     this.worker = new IndexProcess(indexWorkerPath(), log);
     this.worker.onDidStartRun(({ key, what }) => {
@@ -119,6 +126,7 @@ export class EngineHost implements vscode.Disposable {
         const storeDir = this.storeDirFor(folder);
         await vscode.workspace.fs.createDirectory(vscode.Uri.file(storeDir));
         const config = engineConfigFromSettings(folder);
+        prepareLocalModel(m, config, this.modelCacheDir, this.log, () => this.modelEmitter.fire());
         // A reader only: it never writes (the indexing process does), so it never waits for a running index job.
         if (!fs.existsSync(path.join(storeDir, META_FILE))) this.openedWithoutIndex.add(key);
         const e = await m.engine.openEngine({
@@ -161,16 +169,18 @@ export class EngineHost implements vscode.Disposable {
    */
   index(folder: vscode.WorkspaceFolder, request: RunRequest = {}): Promise<IndexRunResult> {
     const key = folder.uri.toString();
-    this.worker.configure(this.folderSpecs());
-    const run = this.worker
-      .run(key, {
+    const run = this.folderSpecs()
+      .then((specs) => {
+        this.worker.configure(specs);
+        return this.worker.run(key, {
         full: request.full,
         paths: request.paths,
         signal: request.signal,
         onProgress: (p) => {
           this.setState({ kind: 'indexing', folder: folder.name, progress: p });
-          request.onProgress?.(p);
-        },
+            request.onProgress?.(p);
+          },
+        });
       })
       .then(
         (result) => this.finished(folder, result),
@@ -190,9 +200,12 @@ export class EngineHost implements vscode.Disposable {
   }
 
   /** What the indexing process needs of each folder: paths, store and the engine settings (trust included). */
-  folderSpecs(): FolderSpec[] {
+  async folderSpecs(): Promise<FolderSpec[]> {
+    const m = await loadEngineModules();
     return this.folders().map((folder) => {
       const c = engineConfigFromSettings(folder);
+      // The same embedder as the reader: the local model where it is downloaded, else builtin for this session.
+      prepareLocalModel(m, c, this.modelCacheDir, this.log, () => this.modelEmitter.fire());
       return { key: folder.uri.toString(), name: folder.name, folder: folder.uri.fsPath, storeDir: this.storeDirFor(folder), config: { ingest: c.ingest, chunk: c.chunk, embed: c.embed, enrich: c.enrich } };
     });
   }
@@ -276,7 +289,7 @@ export class EngineHost implements vscode.Disposable {
   /** Closes every engine; the next use reopens them with the current settings (the indexing process gets them too). */
   async reset(): Promise<void> {
     await this.idle();
-    this.worker.configure(this.folderSpecs());
+    this.worker.configure(await this.folderSpecs());
     const engines = [...this.engines.values()];
     this.engines.clear();
     for (const e of engines) {
@@ -293,5 +306,6 @@ export class EngineHost implements vscode.Disposable {
     void this.reset();
     this.stateEmitter.dispose();
     this.indexedEmitter.dispose();
+    this.modelEmitter.dispose();
   }
 }

@@ -13,7 +13,9 @@ export interface DocsRagSettings {
   ocrEnabled: boolean;
   ocrLanguages: string;
   ocrMaxPages: number;
-  embedder: 'builtin' | 'ollama';
+  embedder: 'builtin' | 'ollama' | 'local';
+  /** docsRag.local.modelPath: a model folder or a known model name; empty = the default model. */
+  localModelPath: string;
   ollamaHost: string;
   ollamaEmbedModel: string;
   chatModel: 'vscode' | 'ollama';
@@ -65,7 +67,8 @@ export function readSettings(scope?: vscode.ConfigurationScope): DocsRagSettings
     ocrEnabled: c.get<boolean>('ocr.enabled') !== false,
     ocrLanguages: /^[a-z_]{3,12}(\+[a-z_]{3,12})*$/i.test(c.get<string>('ocr.languages') ?? '') ? c.get<string>('ocr.languages')! : 'deu+eng',
     ocrMaxPages: Math.max(0, Math.floor(num(c.get('ocr.maxPages'), 50))),
-    embedder: oneOf(c.get('embedder'), ['builtin', 'ollama'] as const, 'builtin'),
+    embedder: oneOf(c.get('embedder'), ['builtin', 'ollama', 'local'] as const, 'builtin'),
+    localModelPath: (c.get<string>('local.modelPath') ?? '').trim(),
     ollamaHost: c.get<string>('ollama.host') || DEFAULT_OLLAMA_HOST,
     ollamaEmbedModel: c.get<string>('ollama.embedModel') || DEFAULT_OLLAMA_EMBED_MODEL,
     chatModel: oneOf(c.get('chatModel'), ['vscode', 'ollama'] as const, 'vscode'),
@@ -84,4 +87,4 @@ export function readSettings(scope?: vscode.ConfigurationScope): DocsRagSettings
 }
 
 /** Settings whose change needs the engines to be reopened (a different index layout or embedder). */
-export const ENGINE_SETTINGS = ['docsRag.include', 'docsRag.exclude', 'docsRag.maxFileSizeMB', 'docsRag.index.followExternalSymlinks', 'docsRag.ocr.enabled', 'docsRag.ocr.languages', 'docsRag.ocr.maxPages', 'docsRag.embedder', 'docsRag.ollama.host', 'docsRag.ollama.embedModel', 'docsRag.enrich.contextual', 'docsRag.enrich.summaries', 'docsRag.ollama.chatModel', 'files.exclude'];
+export const ENGINE_SETTINGS = ['docsRag.include', 'docsRag.exclude', 'docsRag.maxFileSizeMB', 'docsRag.index.followExternalSymlinks', 'docsRag.ocr.enabled', 'docsRag.ocr.languages', 'docsRag.ocr.maxPages', 'docsRag.embedder', 'docsRag.local.modelPath', 'docsRag.ollama.host', 'docsRag.ollama.embedModel', 'docsRag.enrich.contextual', 'docsRag.enrich.summaries', 'docsRag.ollama.chatModel', 'files.exclude'];

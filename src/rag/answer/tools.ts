@@ -109,7 +109,7 @@ export class ToolRunner {
           const query = String(args.query ?? '').trim();
           if (!query) return 'Error: semantic_search needs a non-empty "query".';
           if (!this.ctx.embedder) return 'Error: semantic search is not available for this index; use keyword_search.';
-          const [vector] = await this.ctx.embedder.embed([query], this.ctx.signal);
+          const [vector] = await this.ctx.embedder.embedQueries([query], this.ctx.signal);
           const hits = await this.ctx.store.vectorSearch(vector, { k: clampInt(args.k, 1, 10, 5), levels: this.ctx.levels ?? [1, 2] });
           return this.render(hits.map((h) => h.passage));
         }

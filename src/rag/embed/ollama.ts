@@ -77,7 +77,7 @@ export class OllamaEmbedder implements Embedder {
   private readonly timeoutMs: number;
   private readonly retries: number;
   private readonly retryDelayMs: number;
-  /** Prepended to documents (`embed`) and to queries (`embedQueries`). */
+  /** Prepended to documents (`embed`) and to queries (`embedQueries`): see the Embedder interface. */
   readonly prefixes: TaskPrefixes;
 
   constructor(opts: OllamaEmbedderOptions) {

@@ -92,7 +92,16 @@ export async function gatherCandidates(store: IndexStore, embedder: Embedder, r:
   );
   const vectorRun = (async () => {
     if (vectorTexts.length === 0) return { vectors: [] as Float32Array[], lists: [] as SearchHit[][], embedMs: 0, searchMs: 0 };
-    const emb = await timed(() => embedder.embed(vectorTexts));
+    // Queries (the query and its variants) get the model's query prefix; HyDE passages are documents and get the
+    // document prefix (embed/prefixes.ts). Output order = vectorTexts order.
+    const queryCount = vectorTexts.length - r.vectorOnly.length;
+    const emb = await timed(async () => {
+      const [queries, passages] = await Promise.all([
+        embedder.embedQueries(vectorTexts.slice(0, queryCount)),
+        queryCount < vectorTexts.length ? embedder.embed(vectorTexts.slice(queryCount)) : Promise.resolve([] as Float32Array[]),
+      ]);
+      return [...queries, ...passages];
+    });
     // The level filter is applied here, after the search: on a table without a vector index LanceDB's prefilter made
     // flat search ~5x slower (bench/searchProfileFilter.ts). Passages of other levels are few, so 2x candidates suffice.
     // Rare levels alone (e.g. only L0 summaries) are still prefiltered by the store.
@@ -110,7 +119,10 @@ export async function gatherCandidates(store: IndexStore, embedder: Embedder, r:
     return { vectors: emb.value, lists: search.value, embedMs: emb.ms, searchMs: search.ms };
   })();
   const [kw, vec] = await Promise.all([keywordRun, vectorRun]);
-  if (vectorTexts.length) tracer.record('embedding', vec.embedMs, { texts: vectorTexts.length });
+  if (vectorTexts.length) {
+    const queryTexts = vectorTexts.length - r.vectorOnly.length;
+    tracer.record('embedding', vec.embedMs, { texts: vectorTexts.length, queries: queryTexts, documents: r.vectorOnly.length }, [`${embedder.id}:${embedder.model.split(/[\\/]/).pop()}`]);
+  }
   const [kwLists, exactHits, weightedHits] = kw.value;
   if (keywordTexts.length) {
     tracer.record('full-text', kw.ms, {

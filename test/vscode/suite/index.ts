@@ -23,6 +23,7 @@ export async function run(): Promise<void> {
   require('./webview.test');
   require('./multiroot.test');
   require('./ollama.test');
+  require('./localEmbedder.test');
   require('./watcher.test');
 
   const summary: SuiteSummary = { passed: 0, failed: 0, failures: [] };

@@ -87,3 +87,32 @@ describe(`smoke (${stage})`, () => {
     await screenshot(stage === 'package' ? 'package-chat-answer' : 'smoke-chat-answer');
   });
 });
+
+describe(`local embedder (${stage})`, () => {
+  it('the extension\'s engine embeds with the tiny ONNX model: onnxruntime\'s native library loads from the extension', async function () {
+    this.timeout(120_000);
+    const ext = vscode.extensions.getExtension(EXTENSION_ID);
+    assert.ok(ext);
+    const repo = process.env.DOCS_RAG_REPO;
+    assert.ok(repo, 'DOCS_RAG_REPO (the repository, for the tiny model fixture) is not set');
+    // The engine bundle of the extension under test (the installed VSIX in the package stage): its LocalEmbedder
+    // starts dist/localEmbedWorker.js beside it, which loads onnxruntime-node from the extension's node_modules.
+    const bundle = path.join(ext.extensionPath, 'dist/engine.js');
+    // eslint-disable-next-line @typescript-eslint/no-require-imports
+    const engine = require(bundle) as typeof import('../../../../src/views/engineBundle');
+    const embedder = new engine.embed.LocalEmbedder({ model: path.join(repo, 'test/fixtures/models/tiny-embedding'), batchSize: 8, timeoutMs: 60_000 });
+    try {
+      const [a, b] = await embedder.embed(['Der Urlaub beträgt 24 Werktage.', 'cargo build --release']);
+      assert.equal(embedder.dimension, 32);
+      assert.equal(a.length, 32);
+      const norm = Math.sqrt(a.reduce((s, x) => s + x * x, 0));
+      assert.ok(Math.abs(norm - 1) < 1e-5, `norm ${norm}`);
+      assert.ok(a.some((x, i) => Math.abs(x - b[i]) > 1e-3), 'different texts give different vectors');
+      if (stage === 'package') {
+        assert.ok(bundle.startsWith(path.resolve(ext.extensionPath)) && !path.resolve(ext.extensionPath).startsWith(path.resolve(repo)), 'package stage: the installed VSIX');
+      }
+    } finally {
+      await embedder.close();
+    }
+  });
+});

@@ -1,0 +1,134 @@
+// The `local` embedder on the tiny generated model (test/fixtures/models/tiny-embedding): the same transformers.js
+// code path a real model takes, in a worker thread; plus the generator's reproducibility and the end-to-end CLI run.
+import * as assert from 'node:assert/strict';
+import * as fs from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import { TINY_MODEL_DIR, tinyEmbeddingFiles } from '../../scripts/models/tinyEmbedding';
+import { createEmbedder, LocalEmbedder } from '../../src/rag/embed';
+import { defaultConfig } from '../../src/rag/config';
+import { ModelError } from '../../src/rag/types';
+import { runCliSource } from '../helpers/run';
+import { needsShared, WORKSPACE } from '../helpers/shared';
+
+const dot = (a: Float32Array, b: Float32Array) => a.reduce((s, x, i) => s + x * b[i], 0);
+const make = (model: string, batchSize = 4) => new LocalEmbedder({ model, batchSize, timeoutMs: 60_000 });
+
+describe('tiny embedding model fixture', () => {
+  it('is what scripts/models/tinyEmbedding.ts generates, byte for byte', () => {
+    for (const [rel, bytes] of tinyEmbeddingFiles()) {
+      const file = path.join(TINY_MODEL_DIR, rel);
+      assert.ok(fs.existsSync(file), `${rel} missing: run node --import tsx scripts/models/tinyEmbedding.ts`);
+      assert.ok(fs.readFileSync(file).equals(bytes), `${rel} differs from the generator's output`);
+    }
+  });
+});
+
+describe('LocalEmbedder (tiny ONNX model, transformers.js, worker thread)', function () {
+  this.timeout(120_000);
+  let tmp: string;
+  const embedders: LocalEmbedder[] = [];
+  const open = (model: string, batchSize?: number) => {
+    const e = make(model, batchSize);
+    embedders.push(e);
+    return e;
+  };
+  before(() => {
+    tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'local-embed-'));
+  });
+  after(async () => {
+    for (const e of embedders) await e.close();
+    fs.rmSync(tmp, { recursive: true, force: true });
+  });
+
+  it('loads the folder, learns the dimension and returns L2-normalised vectors in input order, batched', async () => {
+    const e = open(TINY_MODEL_DIR, 2);
+    await e.init();
+    assert.equal(e.id, 'local');
+    assert.equal(e.model, TINY_MODEL_DIR);
+    assert.equal(e.dimension, 32);
+    const texts = ['Der Urlaub beträgt 24 Werktage.', 'cargo build --release', 'abc', 'Kündigungsschutz', 'xyz'];
+    const all = await e.embed(texts);
+    assert.equal(all.length, 5);
+    for (const v of all) assert.ok(Math.abs(dot(v, v) - 1) < 1e-5);
+    // Each text alone gives the same vector as inside a (padded) batch: pooling honours the attention mask.
+    for (let i = 0; i < texts.length; i++) {
+      const [alone] = await e.embed([texts[i]]);
+      assert.ok(dot(alone, all[i]) > 0.9999, `text ${i}`);
+    }
+    assert.ok(dot(all[0], all[1]) < 0.99, 'different texts, different vectors');
+  });
+
+  it('runs the model off the calling thread: onnxruntime is never loaded here', async () => {
+    const e = open(TINY_MODEL_DIR);
+    await e.embed(['ein Satz']);
+    const loaded = Object.keys(require.cache).filter((k) => /onnxruntime-node|@huggingface[\\/]transformers/.test(k));
+    assert.deepEqual(loaded, []);
+  });
+
+  it('adds the task prefixes of a prefix model (e5: "query: " / "passage: ") by the folder name', async () => {
+    const e5 = path.join(tmp, 'tiny-multilingual-e5');
+    fs.cpSync(TINY_MODEL_DIR, e5, { recursive: true });
+    const prefixed = open(e5);
+    const plain = open(TINY_MODEL_DIR);
+    const [q] = await prefixed.embedQueries(['Urlaub']);
+    const [d] = await prefixed.embed(['Urlaub']);
+    assert.ok(dot(q, (await plain.embed(['query: Urlaub']))[0]) > 0.9999);
+    assert.ok(dot(d, (await plain.embed(['passage: Urlaub']))[0]) > 0.9999);
+    assert.ok(dot(q, d) < 0.9999, 'query and document differ');
+    // The tiny model's own folder name carries no prefix.
+    assert.ok(dot((await plain.embedQueries(['Urlaub']))[0], (await plain.embed(['Urlaub']))[0]) > 0.9999);
+  });
+
+  it('is what createEmbedder builds for provider local', async () => {
+    const e = createEmbedder({ ...defaultConfig().embed, provider: 'local', localModel: TINY_MODEL_DIR });
+    assert.ok(e instanceof LocalEmbedder);
+    embedders.push(e as LocalEmbedder);
+    await e.init();
+    assert.equal(e.dimension, 32);
+  });
+
+  it('names what is missing in an incomplete folder, and a broken model file, with the fix', async () => {
+    const broken = path.join(tmp, 'broken');
+    fs.cpSync(TINY_MODEL_DIR, broken, { recursive: true });
+    fs.rmSync(path.join(broken, 'onnx'), { recursive: true });
+    await assert.rejects(open(broken).init(), (err: unknown) => err instanceof ModelError && err.kind === 'model-missing' && /onnx\/model\.onnx/.test(err.message));
+    fs.mkdirSync(path.join(broken, 'onnx'));
+    fs.writeFileSync(path.join(broken, 'onnx/model.onnx'), 'not a model');
+    await assert.rejects(open(broken).init(), (err: unknown) => err instanceof ModelError && /Cannot load the embedding model/.test(err.message) && /builtin/.test(err.message));
+    await assert.rejects(open('no-such-model').init(), (err: unknown) => err instanceof ModelError && /not a known model name/.test(err.message));
+    // A known model that is not downloaded: says how to get it, fetches nothing.
+    await assert.rejects(
+      new LocalEmbedder({ model: 'multilingual-e5-small', cacheDir: path.join(tmp, 'empty-cache'), batchSize: 4, timeoutMs: 1000 }).init(),
+      (err: unknown) => err instanceof ModelError && /not downloaded yet/.test(err.message) && /--model <dir>/.test(err.message),
+    );
+    assert.ok(!fs.existsSync(path.join(tmp, 'empty-cache', 'multilingual-e5-small')));
+  });
+});
+
+describe('docs-rag index/search/status with --embedder local (tiny model, child process)', function () {
+  this.timeout(600_000);
+  needsShared('eval/workspace');
+  let store: string;
+  before(() => {
+    store = fs.mkdtempSync(path.join(os.tmpdir(), 'local-cli-'));
+  });
+  after(() => fs.rmSync(store, { recursive: true, force: true }));
+
+  it('indexes the workspace offline, status names local with model and dimension, search --trace embeds the query', async () => {
+    const model = path.relative(path.resolve(__dirname, '../..'), TINY_MODEL_DIR);
+    const idx = await runCliSource(['index', WORKSPACE, '--store', store, '--embedder', 'local', '--model', model]);
+    assert.equal(idx.code, 0, idx.stderr);
+    assert.match(idx.stdout, /Indexed: 70 documents/);
+    assert.doesNotMatch(idx.stdout, /not indexed/);
+    const status = await runCliSource(['status', '--folder', WORKSPACE, '--store', store, '--json']);
+    const s = JSON.parse(status.stdout);
+    assert.deepEqual(s.embedder, { id: 'local', model: TINY_MODEL_DIR, dimension: 32 });
+    // Reopened from the index's record: no flags needed.
+    const search = await runCliSource(['search', '--folder', WORKSPACE, '--store', store, '--trace', 'Wie viele Urlaubstage stehen mir zu?']);
+    assert.equal(search.code, 0, search.stderr);
+    assert.match(search.stdout, /^embedding\s+[\d.]+ ms\s+texts=1 queries=1 documents=0\s+\[local:tiny-embedding\]/m);
+    const hits = Number(/^vector\s+[\d.]+ ms\s+queries=1 hits=(\d+)/m.exec(search.stdout)?.[1] ?? 0);
+    assert.ok(hits > 0, search.stdout);
+  });
+});
