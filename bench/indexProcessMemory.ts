@@ -1,17 +1,17 @@
 // Peak memory of the extension's indexing process (dist/indexWorker.js) for one folder: forks it the way
-// src/views/indexProcess.ts does (IPC, MALLOC_ARENA_MAX=2), asks for one run, and reads the child's peak resident memory
+// src/views/indexProcess.ts does (IPC, INDEXING_MALLOC_ENV), asks for one run, and reads the child's peak resident memory
 // (VmHWM) before it shuts down. Usage: node --import tsx bench/indexProcessMemory.ts <folder> <storeDir>
 import { fork } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import type { FromChild, ToChild } from '../src/indexProcess/protocol';
+import { INDEXING_MALLOC_ENV, type FromChild, type ToChild } from '../src/indexProcess/protocol';
 
 async function main(): Promise<void> {
   const [folder, storeDir] = process.argv.slice(2).map((p) => path.resolve(p));
   if (!folder || !storeDir) throw new Error('usage: bench/indexProcessMemory.ts <folder> <storeDir>');
   const child = fork(path.resolve(__dirname, '../dist/indexWorker.js'), [], {
     stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
-    env: { MALLOC_ARENA_MAX: '2', ...process.env },
+    env: { ...INDEXING_MALLOC_ENV, ...process.env },
     execArgv: [],
   });
   const started = Date.now();

@@ -1,14 +1,16 @@
-// `docs-rag index` on Linux runs in a child of the command with MALLOC_ARENA_MAX=2. glibc gives each thread that
-// allocates its own malloc arena (up to 8 per core) and keeps freed memory in them; LanceDB's threads and the parser
-// workers made that the largest part of a big run's peak resident memory (BENCHMARKS.md, "Indexing memory", issue 15).
-// The variable only takes effect at process start, hence the child. The launcher forwards SIGTERM/SIGHUP and the exit code; the
+// `docs-rag index` on Linux runs in a child of the command with the indexing malloc settings (INDEXING_MALLOC_ENV:
+// MALLOC_ARENA_MAX=2, 128 KB mmap/trim thresholds). glibc otherwise gives each allocating thread its own arena (up to
+// 8 per core) and keeps freed memory in them; with LanceDB's threads and the parser workers that was the largest part of
+// a big run's peak resident memory (BENCHMARKS.md, "Indexing process and memory", issue 15). The variables only take
+// effect at process start, hence the child. The launcher forwards SIGTERM/SIGHUP and the exit code; the
 // child exits when the launcher goes away (IPC channel closed), so killing the command stops the run.
 import { spawn } from 'node:child_process';
 import * as os from 'node:os';
+import { INDEXING_MALLOC_ENV } from '../indexProcess/protocol';
 
 const MARK = 'DOCS_RAG_RELAUNCHED';
 
-/** Runs the command again in a child with few malloc arenas; undefined when it runs here (not Linux, already set). */
+/** Runs the command again with the indexing malloc settings; undefined when it runs here (not Linux, MALLOC_ARENA_MAX set). */
 export function relaunchWithFewArenas(): Promise<number> | undefined {
   if (process.env[MARK]) {
     // The child: stop with the launcher.
@@ -20,7 +22,7 @@ export function relaunchWithFewArenas(): Promise<number> | undefined {
   return new Promise((resolve) => {
     const child = spawn(process.execPath, [...process.execArgv, ...process.argv.slice(1)], {
       stdio: ['inherit', 'inherit', 'inherit', 'ipc'],
-      env: { ...process.env, MALLOC_ARENA_MAX: '2', [MARK]: '1' },
+      env: { ...INDEXING_MALLOC_ENV, ...process.env, [MARK]: '1' },
     });
     // Ctrl+C reaches the child directly (same process group); forwarding it too would count as a second Ctrl+C.
     process.on('SIGINT', () => undefined);

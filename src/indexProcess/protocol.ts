@@ -3,6 +3,18 @@
 import type { EngineConfigOverrides } from '../rag/engine';
 import type { IndexProgress, IndexRunResult } from '../rag/index/indexer';
 
+/**
+ * glibc malloc settings of every indexing process (the extension's child, `docs-rag index` on Linux), measured in
+ * BENCHMARKS.md ("Indexing process and memory"): two arenas instead of one per allocating thread (LanceDB's, the
+ * parsers'), and blocks of 128 KB and more mapped on their own and trimmed, so what a step frees (a batch, an index
+ * build) goes back to the system instead of staying in the arenas. They take effect only at process start.
+ */
+export const INDEXING_MALLOC_ENV: Readonly<Record<string, string>> = {
+  MALLOC_ARENA_MAX: '2',
+  MALLOC_MMAP_THRESHOLD_: '131072',
+  MALLOC_TRIM_THRESHOLD_: '131072',
+};
+
 /** One index the process may write: a workspace folder and its store, with the engine settings. */
 export interface FolderSpec {
   /** Stable key (the folder's URI). */

@@ -5,7 +5,7 @@
 import { fork, type ChildProcess } from 'node:child_process';
 import * as vscode from 'vscode';
 import type { IndexProgress, IndexRunResult } from '../rag/index/indexer';
-import type { FolderSpec, FromChild, ToChild } from '../indexProcess/protocol';
+import { INDEXING_MALLOC_ENV, type FolderSpec, type FromChild, type ToChild } from '../indexProcess/protocol';
 import type { Log } from './log';
 
 export interface IndexRequest {
@@ -118,9 +118,9 @@ export class IndexProcess implements vscode.Disposable {
     this.stderr = [];
     const child = fork(this.workerPath, [], {
       stdio: ['ignore', 'pipe', 'pipe', 'ipc'],
-      // In VS Code's Electron the executable is Electron itself: run it as plain Node. Two malloc arenas: LanceDB's and
-      // the parsers' threads otherwise each keep their own arena of freed memory (measured in BENCHMARKS.md, issue 15).
-      env: { MALLOC_ARENA_MAX: '2', ...process.env, ELECTRON_RUN_AS_NODE: '1' },
+      // In VS Code's Electron the executable is Electron itself: run it as plain Node. The malloc settings bound what
+      // freed memory the process keeps (see INDEXING_MALLOC_ENV); the user's own settings win.
+      env: { ...INDEXING_MALLOC_ENV, ...process.env, ELECTRON_RUN_AS_NODE: '1' },
     });
     this.child = child;
     this.startedAt = Date.now();
