@@ -27,6 +27,8 @@ export interface DocsRagSettings {
   /** LLM query expansion (multi-query variants); `docsRag.search.queryExpansion`, formerly `search.expansion`. */
   queryExpansion: boolean;
   rerank: boolean;
+  /** Follow the reference graph (links table) for multi-part, relational and comparative questions. */
+  followLinks: boolean;
   enableDocumentExpansion: boolean;
   maxDocumentsToExpand: number;
   maxChunksPerDocument: number;
@@ -81,6 +83,7 @@ export function readSettings(scope?: vscode.ConfigurationScope): DocsRagSettings
     hybridAlpha: typeof alpha === 'number' && alpha >= 0 && alpha <= 1 ? alpha : null,
     queryExpansion: renamedSetting<boolean>(c, 'search.queryExpansion') === true,
     rerank: c.get<boolean>('search.rerank') === true,
+    followLinks: c.get<boolean>('search.followLinks') !== false,
     enableDocumentExpansion: c.get<boolean>('search.enableDocumentExpansion') !== false,
     maxDocumentsToExpand: num(c.get('search.maxDocumentsToExpand'), 3),
     maxChunksPerDocument: num(c.get('search.maxChunksPerDocument'), 20),
