@@ -50,7 +50,7 @@ async function build(store: LanceStore, embedder: Embedder, n: number): Promise<
         });
       }
       updates.push({
-        record: { path: docPath, size: 1, mtimeMs: 0, hash: `h${d}`, status: 'indexed', reason: '', passages: passages.length, embedder: 'builtin', indexedAt: 0 },
+        record: { path: docPath, size: 1, mtimeMs: 0, hash: `h${d}`, status: 'indexed', reason: '', passages: passages.length, pipelineKey: 'builtin', indexedAt: 0 },
         passages,
         vectors: [],
       });

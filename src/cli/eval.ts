@@ -147,22 +147,38 @@ export async function run(argv: string[]): Promise<number> {
   }
 }
 
-/** `--set key=value` (repeatable): any SearchSettings field, value parsed as JSON when it parses, else a string. */
-function parseSets(list: string[]): Partial<SearchSettings> {
+/** Old names of renamed search settings (accepted by `--set`, with a note), mapped to the current ones. */
+export const RENAMED_SEARCH_SETTINGS: Readonly<Record<string, keyof SearchSettings>> = {
+  expansion: 'queryExpansion',
+  expansionVariants: 'queryExpansionVariants',
+  expansionThreshold: 'documentExpansionThreshold',
+};
+
+/**
+ * `--set key=value` (repeatable): any SearchSettings field, value parsed as JSON when it parses, else a string. A renamed
+ * setting's old name still works (with a note) unless its new name is given too.
+ */
+export function parseSets(list: string[], onNote: (message: string) => void = (m) => process.stderr.write(`docs-rag: ${m}\n`)): Partial<SearchSettings> {
   const out: Record<string, unknown> = {};
+  const viaOldName: Record<string, unknown> = {};
   for (const item of list) {
     const eq = item.indexOf('=');
     if (eq < 1) throw new UsageError(`--set takes key=value, got "${item}"`);
-    const key = item.slice(0, eq);
-    if (!(key in BASE_SETTINGS)) throw new UsageError(`--set: unknown setting "${key}"; known: ${Object.keys(BASE_SETTINGS).join(', ')}`);
+    const given = item.slice(0, eq);
+    const renamed = RENAMED_SEARCH_SETTINGS[given];
+    const key = renamed ?? given;
+    if (!(key in BASE_SETTINGS)) throw new UsageError(`--set: unknown setting "${given}"; known: ${Object.keys(BASE_SETTINGS).join(', ')}`);
+    if (renamed) onNote(`--set ${given} is deprecated; it is now called ${renamed}`);
     const raw = item.slice(eq + 1);
+    let value: unknown;
     try {
-      out[key] = JSON.parse(raw);
+      value = JSON.parse(raw);
     } catch {
-      out[key] = raw;
+      value = raw;
     }
+    (renamed ? viaOldName : out)[key] = value;
   }
-  return out as Partial<SearchSettings>;
+  return { ...viaOldName, ...out } as Partial<SearchSettings>;
 }
 
 /** Chunk sizes scaled by a factor (size and overlap, every format) and/or another chunking strategy, for measurement. */

@@ -26,13 +26,13 @@ export interface ResolvedHit extends FolderHit {
 export function searchOverrides(s: DocsRagSettings): Partial<SearchSettings> {
   return {
     alpha: s.hybridAlpha ?? undefined,
-    expansion: s.expansion ? 'multi-query' : 'off',
+    queryExpansion: s.queryExpansion ? 'multi-query' : 'off',
     rerank: s.rerank,
     links: s.followLinks,
     enableDocumentExpansion: s.enableDocumentExpansion,
     maxDocumentsToExpand: s.maxDocumentsToExpand,
     maxChunksPerDocument: s.maxChunksPerDocument,
-    expansionThreshold: s.expansionThreshold,
+    documentExpansionThreshold: s.documentExpansionThreshold,
   };
 }
 

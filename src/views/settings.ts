@@ -1,6 +1,7 @@
 // Reads the `docsRag.*` settings (and `files.exclude`) and maps them onto the engine's configuration.
 import * as vscode from 'vscode';
 import { DEFAULT_EXCLUDE, DEFAULT_INCLUDE, DEFAULT_OLLAMA_EMBED_MODEL, DEFAULT_OLLAMA_HOST } from '../rag/config';
+import { renamedSetting } from './renamedSettings';
 
 import type { AnswerLength } from '../rag/llm/tokens';
 export type { AnswerLength };
@@ -23,14 +24,16 @@ export interface DocsRagSettings {
   enrichContextual: boolean;
   enrichSummaries: boolean;
   hybridAlpha: number | null;
-  expansion: boolean;
+  /** LLM query expansion (multi-query variants); `docsRag.search.queryExpansion`, formerly `search.expansion`. */
+  queryExpansion: boolean;
   rerank: boolean;
   /** Follow the reference graph (links table) for multi-part, relational and comparative questions. */
   followLinks: boolean;
   enableDocumentExpansion: boolean;
   maxDocumentsToExpand: number;
   maxChunksPerDocument: number;
-  expansionThreshold: number;
+  /** Document expansion: share of the top score a document's best passage needs; formerly `search.expansionThreshold`. */
+  documentExpansionThreshold: number;
   answerLength: AnswerLength;
 }
 
@@ -78,13 +81,13 @@ export function readSettings(scope?: vscode.ConfigurationScope): DocsRagSettings
     enrichContextual: c.get<boolean>('enrich.contextual') === true,
     enrichSummaries: c.get<boolean>('enrich.summaries') === true,
     hybridAlpha: typeof alpha === 'number' && alpha >= 0 && alpha <= 1 ? alpha : null,
-    expansion: c.get<boolean>('search.expansion') === true,
+    queryExpansion: renamedSetting<boolean>(c, 'search.queryExpansion') === true,
     rerank: c.get<boolean>('search.rerank') === true,
     followLinks: c.get<boolean>('search.followLinks') !== false,
     enableDocumentExpansion: c.get<boolean>('search.enableDocumentExpansion') !== false,
     maxDocumentsToExpand: num(c.get('search.maxDocumentsToExpand'), 3),
     maxChunksPerDocument: num(c.get('search.maxChunksPerDocument'), 20),
-    expansionThreshold: num(c.get('search.expansionThreshold'), 0.3),
+    documentExpansionThreshold: num(renamedSetting(c, 'search.documentExpansionThreshold'), 0.3),
     answerLength: oneOf(c.get('answer.length'), ['short', 'medium', 'long'] as const, 'medium'),
   };
 }

@@ -41,16 +41,16 @@ describe('index: walk, plan, write queue', () => {
     const walked = await walkFolder(root, { include: DEFAULT_INCLUDE, exclude: DEFAULT_EXCLUDE, storeDir: path.join(root, '.docs-rag') });
     const rec = (p: string, over: Partial<FileRecord> = {}): FileRecord => {
       const e = walked.find((w) => w.path === p);
-      return { path: p, size: e?.size ?? 1, mtimeMs: e?.mtimeMs ?? 1, hash: 'h', status: 'indexed', reason: '', passages: 1, embedder: 'builtin:m', indexedAt: 0, ...over };
+      return { path: p, size: e?.size ?? 1, mtimeMs: e?.mtimeMs ?? 1, hash: 'h', status: 'indexed', reason: '', passages: 1, pipelineKey: 'builtin:m', indexedAt: 0, ...over };
     };
-    const records = [rec('a.md'), rec('notes.txt', { size: 99 }), rec('docs/b.PDF', { embedder: 'ollama:x' }), rec('old.md'), rec('store/f.md')];
-    const plan = planChanges(walked, records, { embedderKey: 'builtin:m' });
+    const records = [rec('a.md'), rec('notes.txt', { size: 99 }), rec('docs/b.PDF', { pipelineKey: 'ollama:x' }), rec('old.md'), rec('store/f.md')];
+    const plan = planChanges(walked, records, { pipelineKey: 'builtin:m' });
     assert.deepEqual(plan.add.map((c) => c.entry.path), ['docs/deep/c.docx', 'drafts/g.md']);
     assert.deepEqual(plan.update.map((c) => c.entry.path).sort(), ['docs/b.PDF', 'notes.txt']);
     assert.deepEqual(plan.unchanged.map((r) => r.path).sort(), ['a.md', 'store/f.md']);
     assert.deepEqual(plan.remove, ['old.md']);
-    assert.equal(planChanges(walked, records, { embedderKey: 'builtin:m', full: true }).unchanged.length, 0);
-    const scoped = planChanges([], records, { embedderKey: 'builtin:m', scope: new Set(['docs']) });
+    assert.equal(planChanges(walked, records, { pipelineKey: 'builtin:m', full: true }).unchanged.length, 0);
+    const scoped = planChanges([], records, { pipelineKey: 'builtin:m', scope: new Set(['docs']) });
     assert.deepEqual(scoped.remove, ['docs/b.PDF']);
   });
 

@@ -36,7 +36,7 @@ async function buildStore(dir: string, embedder: Embedder): Promise<LanceStore> 
   const vectors = await embedder.embed(passages.map((p) => p.indexText));
   await store.replaceFiles(
     passages.map((p, i) => ({
-      record: { path: p.path, size: 1, mtimeMs: 0, hash: p.fileHash, status: 'indexed', reason: '', passages: 1, embedder: 'builtin', indexedAt: 0 },
+      record: { path: p.path, size: 1, mtimeMs: 0, hash: p.fileHash, status: 'indexed', reason: '', passages: 1, pipelineKey: 'builtin', indexedAt: 0 },
       passages: [p],
       vectors: [vectors[i]],
     })),

@@ -34,7 +34,7 @@ function passage(file: string, i: number, text: string, hash = `h-${file}`): Ind
   };
 }
 const record = (file: string, n: number, hash = `h-${file}`): FileRecord => ({
-  path: file, size: 1, mtimeMs: 1, hash, status: 'indexed', reason: '', passages: n, embedder: 'test:m1', indexedAt: 1,
+  path: file, size: 1, mtimeMs: 1, hash, status: 'indexed', reason: '', passages: n, pipelineKey: 'test:m1', indexedAt: 1,
 });
 const edge = (from: IndexedPassage, key: string, to = '', kind: LinkRow['kind'] = 'name'): LinkRow => ({ role: 'edge', from: from.id, path: from.path, kind, key, to, anchor: key });
 const target = (p: IndexedPassage, key: string): LinkRow => ({ role: 'target', from: p.id, path: p.path, kind: 'name', key, to: '', anchor: '' });

@@ -37,7 +37,7 @@ function passage(file: string, i: number, text: string, lang: Lang = 'en', level
 }
 
 function record(file: string, passages: number, hash = `h-${file}`): FileRecord {
-  return { path: file, size: 100, mtimeMs: 1, hash, status: 'indexed', reason: '', passages, embedder: 'test:m1', indexedAt: Date.now() };
+  return { path: file, size: 100, mtimeMs: 1, hash, status: 'indexed', reason: '', passages, pipelineKey: 'test:m1', indexedAt: Date.now() };
 }
 
 describe('LanceStore (real LanceDB in a temp dir)', () => {

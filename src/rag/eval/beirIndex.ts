@@ -62,7 +62,7 @@ export async function buildBeirIndex(
         status: 'indexed',
         reason: '',
         passages: 1,
-        embedder: `${embedder.id}:${embedder.model}`,
+        pipelineKey: `${embedder.id}:${embedder.model}`,
         indexedAt: Date.now(),
       };
       return { record, passages: [p], vectors: [vectors[j]] };

@@ -26,8 +26,8 @@ export interface IndexPlan {
 export interface PlanOptions {
   /** Re-process every file. */
   full?: boolean;
-  /** `${embedder.id}:${embedder.model}`: records of another embedder are redone. */
-  embedderKey: string;
+  /** The pipeline key of this run (index/keys.ts): records built another way are redone. */
+  pipelineKey: string;
   /** Only records in this scope can be removed (incremental hint); undefined = the whole folder was walked. */
   scope?: Set<string>;
   /** The current limits: a file refused under another limit (too large, timed out) is retried. */
@@ -48,16 +48,16 @@ export type LimitKind = 'size' | 'deadline';
  * carries that limit in its key, so changing the setting that refused it retries the file, while other records (and
  * refused files whose limit is unchanged) stay as they are.
  */
-export function recordKey(embedderKey: string, kind?: LimitKind, limits?: IngestLimits): string {
-  if (!kind || !limits) return embedderKey;
-  return kind === 'size' ? `${embedderKey}+max(${limits.maxFileSizeMB}MB)` : `${embedderKey}+deadline(${limits.parseTimeoutMs}ms)`;
+export function recordKey(pipelineKey: string, kind?: LimitKind, limits?: IngestLimits): string {
+  if (!kind || !limits) return pipelineKey;
+  return kind === 'size' ? `${pipelineKey}+max(${limits.maxFileSizeMB}MB)` : `${pipelineKey}+deadline(${limits.parseTimeoutMs}ms)`;
 }
 
 /** The key `record` would get now: the same limit kind it was refused by, with today's value of that limit. */
-export function expectedKey(record: FileRecord, embedderKey: string, limits?: IngestLimits): string {
-  const refused = /\+(max|deadline)\([^()]*\)$/.exec(record.embedder);
-  if (!refused || record.embedder.slice(0, refused.index) !== embedderKey) return embedderKey;
-  return recordKey(embedderKey, refused[1] === 'max' ? 'size' : 'deadline', limits);
+export function expectedKey(record: FileRecord, pipelineKey: string, limits?: IngestLimits): string {
+  const refused = /\+(max|deadline)\([^()]*\)$/.exec(record.pipelineKey);
+  if (!refused || record.pipelineKey.slice(0, refused.index) !== pipelineKey) return pipelineKey;
+  return recordKey(pipelineKey, refused[1] === 'max' ? 'size' : 'deadline', limits);
 }
 
 export function planChanges(walked: WalkEntry[], records: FileRecord[], o: PlanOptions): IndexPlan {
@@ -68,7 +68,7 @@ export function planChanges(walked: WalkEntry[], records: FileRecord[], o: PlanO
     seen.add(entry.path);
     const previous = byPath.get(entry.path);
     if (!previous) plan.add.push({ entry });
-    else if (o.full || previous.embedder !== expectedKey(previous, o.embedderKey, o.limits) || previous.size !== entry.size || previous.mtimeMs !== entry.mtimeMs) {
+    else if (o.full || previous.pipelineKey !== expectedKey(previous, o.pipelineKey, o.limits) || previous.size !== entry.size || previous.mtimeMs !== entry.mtimeMs) {
       plan.update.push({ entry, previous });
     } else plan.unchanged.push(previous);
   }

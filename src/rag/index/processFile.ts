@@ -43,7 +43,7 @@ export async function processFile(c: Candidate, ctx: FileJobContext): Promise<Fi
   const { config, embedder } = engine;
   const { entry, previous } = c;
   progress.report('parse', entry.path);
-  const base = { path: entry.path, size: entry.size, mtimeMs: entry.mtimeMs, embedder: keys.full, indexedAt: Date.now() };
+  const base = { path: entry.path, size: entry.size, mtimeMs: entry.mtimeMs, pipelineKey: keys.full, indexedAt: Date.now() };
   const tooLarge = entry.size > config.ingest.maxFileSizeMB * 1024 * 1024;
   let hash: string;
   try {
@@ -52,7 +52,7 @@ export async function processFile(c: Candidate, ctx: FileJobContext): Promise<Fi
     // Vanished or unreadable since the walk.
     return { kind: 'status', record: { ...base, hash: '', status: 'error', reason: `cannot read the file (${errText(err)})`, passages: 0 } };
   }
-  if (previous && !ctx.full && previous.hash === hash && previous.embedder === expectedKey(previous, keys.full, limits)) {
+  if (previous && !ctx.full && previous.hash === hash && previous.pipelineKey === expectedKey(previous, keys.full, limits)) {
     return { kind: 'unchanged', record: { ...previous, size: entry.size, mtimeMs: entry.mtimeMs } };
   }
   let passages: IndexedPassage[];
@@ -86,7 +86,7 @@ export async function processFile(c: Candidate, ctx: FileJobContext): Promise<Fi
     // Refused by a limit: the limit goes into the key, so raising it retries the file (see recordKey).
     const kind = err instanceof Error && 'kind' in err ? (err as LoadError).kind : undefined;
     const limit = kind === 'timeout' ? 'deadline' : kind === 'too-large' && tooLarge ? 'size' : undefined;
-    return { kind: 'status', record: { ...base, embedder: recordKey(keys.full, limit, limits), hash, status, reason, passages: 0 } };
+    return { kind: 'status', record: { ...base, pipelineKey: recordKey(keys.full, limit, limits), hash, status, reason, passages: 0 } };
   }
   if (previous) await ctx.vocabulary.forget(entry.path);
   ctx.vocabulary.learn(entry.path, passages);
@@ -100,7 +100,7 @@ export async function processFile(c: Candidate, ctx: FileJobContext): Promise<Fi
   }
   progress.embedMs += Date.now() - t0;
   progress.passagesEmbedded += passages.length;
-  const record: FileRecord = { ...base, embedder: key, hash, status: 'indexed', reason: '', passages: passages.length };
+  const record: FileRecord = { ...base, pipelineKey: key, hash, status: 'indexed', reason: '', passages: passages.length };
   return { kind: 'indexed', fresh: !previous, update: { record, passages, vectors, links } };
 }
 

@@ -14,7 +14,7 @@ export interface ScanOptions {
 export async function scanChanges(
   engine: Engine,
   o: ScanOptions,
-  embedderKey: string,
+  pipelineKey: string,
   limits: IngestLimits,
   progress: RunProgress,
 ): Promise<{ walked: number; plan: IndexPlan }> {
@@ -34,7 +34,7 @@ export async function scanChanges(
   // A walk cut short by a cancel lists only part of the folder: planning from it would remove every file it missed.
   const plan: IndexPlan = o.signal?.aborted
     ? { add: [], update: [], remove: [], unchanged: [] }
-    : planChanges(walked, await engine.store.listFiles(), { full: o.full, embedderKey, scope, limits });
+    : planChanges(walked, await engine.store.listFiles(), { full: o.full, pipelineKey, scope, limits });
   progress.lap('plan');
   return { walked: walked.length, plan };
 }

@@ -11,7 +11,7 @@ export interface AugmentSettings {
   maxDocumentsToExpand: number;
   maxChunksPerDocument: number;
   /** A document is expanded when its best hit scores at least this share of the top hit's score. */
-  expansionThreshold: number;
+  documentExpansionThreshold: number;
 }
 
 export interface AugmentStats {
@@ -62,7 +62,7 @@ export async function augmentHits(
   for (const h of hits) docBest.set(h.passage.path, Math.max(docBest.get(h.passage.path) ?? -Infinity, h.score));
   const expandDocs = s.enableDocumentExpansion
     ? [...docBest.entries()]
-        .filter(([, best]) => (top > 0 ? best / top : 1) >= s.expansionThreshold)
+        .filter(([, best]) => (top > 0 ? best / top : 1) >= s.documentExpansionThreshold)
         .sort((a, b) => b[1] - a[1])
         .slice(0, s.maxDocumentsToExpand)
         .map(([p]) => p)

@@ -1,6 +1,6 @@
 // Context budget: how many tokens of passages fit a model's context window, and filling it greedily by score.
 import { ANSWER_TOKENS, estimateTokens, type AnswerLength, type TokenCount } from '../llm/tokens';
-import type { Passage, SearchHit } from '../types';
+import type { Passage } from '../types';
 
 /** Tokens reserved for the system prompt, instructions and the question. */
 export const PROMPT_OVERHEAD_TOKENS = 600;
@@ -37,11 +37,7 @@ export function fillBudget<T>(items: T[], budget: number, tokensOf: (item: T) =>
   return { items: out, usedTokens: used, dropped };
 }
 
-/** Tokens a hit costs in a prompt: its text plus a heading line. */
-export function hitTokens(hit: SearchHit): number {
-  return passageTokens(hit.passage);
-}
-
+/** Tokens a passage costs in a prompt: its text plus a heading line (estimated). */
 export function passageTokens(p: Passage): number {
   return estimateTokens(p.text) + estimateTokens(p.headingPath.join(' > ')) + 8;
 }

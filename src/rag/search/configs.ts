@@ -67,8 +67,8 @@ export interface SearchSettings extends AugmentSettings, LinkSettings {
   prfTerms: number;
   prfWeight: number;
   /** LLM expansion: multi-query variants, HyDE, both, or off. Skipped (noted in the trace) without a chat model. */
-  expansion: 'off' | 'multi-query' | 'hyde' | 'both';
-  expansionVariants: number;
+  queryExpansion: 'off' | 'multi-query' | 'hyde' | 'both';
+  queryExpansionVariants: number;
   /** LLM reranking of the top `rerankTopN` candidates; skipped without a chat model. */
   rerank: boolean;
   rerankTopN: number;
@@ -127,8 +127,8 @@ export const BASE_SETTINGS: SearchSettings = {
   prfDocs: 5,
   prfTerms: 10,
   prfWeight: 0.5,
-  expansion: 'off',
-  expansionVariants: 3,
+  queryExpansion: 'off',
+  queryExpansionVariants: 3,
   rerank: false,
   rerankTopN: 30,
   rerankBatchSize: 10,
@@ -144,7 +144,7 @@ export const BASE_SETTINGS: SearchSettings = {
   enableDocumentExpansion: true,
   maxDocumentsToExpand: 3,
   maxChunksPerDocument: 20,
-  expansionThreshold: 0.3,
+  documentExpansionThreshold: 0.3,
   summaryMaxDocuments: 5,
   summaryDocThreshold: 0.35,
   summaryMaxSections: 40,
@@ -189,11 +189,11 @@ export const NAMED_CONFIGS: Record<string, { description: string; settings: Part
   'default-levels-all': { description: 'default, searching L0-L2 for every query', settings: { levels: [0, 1, 2] } },
   'default-l2-only': { description: 'default, passages (L2) only', settings: { levels: [2] } },
   'default+rerank': { description: 'default + LLM reranker (needs a chat model)', settings: { rerank: true } },
-  'default+multiquery': { description: 'default + LLM multi-query expansion (needs a chat model)', settings: { expansion: 'multi-query' } },
-  'default+hyde': { description: 'default + HyDE (needs a chat model)', settings: { expansion: 'hyde' } },
+  'default+multiquery': { description: 'default + LLM multi-query expansion (needs a chat model)', settings: { queryExpansion: 'multi-query' } },
+  'default+hyde': { description: 'default + HyDE (needs a chat model)', settings: { queryExpansion: 'hyde' } },
   full: {
     description: 'every stage: multi-query + HyDE, LLM rerank, MMR (needs a chat model)',
-    settings: { expansion: 'both', rerank: true, mmr: true },
+    settings: { queryExpansion: 'both', rerank: true, mmr: true },
   },
 };
 

@@ -21,12 +21,6 @@ export function createRetriever(engine: SearchEngine, options: CreateRetrieverOp
   return new PipelineRetriever({ engine, settings, chatModel: options.chatModel, reranker: options.reranker, detect: options.detect ?? detectLanguage });
 }
 
-export { analyzeQuery, extractExactTokens, queryLanguage } from './analyze';
-export { contextBudget, fillBudget } from './budget';
 export { BASE_SETTINGS, NAMED_CONFIGS, configNames, resolveSettings, type SearchSettings } from './configs';
-export { reciprocalRankFusion, weightedFusion } from './fusion';
-export { mmr } from './mmr';
-export { LlmReranker, parseScores } from './rerank';
-export { formatTrace, Tracer } from './trace';
 export { PipelineRetriever, type SearchEngine } from './retriever';
 export type * from './types';

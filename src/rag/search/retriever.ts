@@ -253,10 +253,10 @@ class SummaryFlow implements Flow {
 /** LLM query expansion (multi-query and/or HyDE); skipped or failed → the model-free path with a trace note. */
 async function expandQuery(deps: PipelineDeps, q: QueryRun): Promise<{ variants: string[]; hyde?: string }> {
   const s = deps.settings;
-  if (s.expansion === 'off') return { variants: [] };
+  if (s.queryExpansion === 'off') return { variants: [] };
   const model = deps.chatModel;
   if (!model) {
-    q.tracer.note('expansion', `skipped: no chat model (expansion=${s.expansion})`);
+    q.tracer.note('expansion', `skipped: no chat model (queryExpansion=${s.queryExpansion})`);
     return { variants: [] };
   }
   const out: { variants: string[]; hyde?: string } = { variants: [] };
@@ -264,9 +264,9 @@ async function expandQuery(deps: PipelineDeps, q: QueryRun): Promise<{ variants:
     'expansion',
     async () => {
       const tasks: Promise<void>[] = [];
-      if (s.expansion === 'multi-query' || s.expansion === 'both') {
+      if (s.queryExpansion === 'multi-query' || s.queryExpansion === 'both') {
         tasks.push(
-          multiQuery(model, q.query, q.analysis.lang, { n: s.expansionVariants, timeoutMs: s.llmTimeoutMs, signal: q.options.signal }).then(
+          multiQuery(model, q.query, q.analysis.lang, { n: s.queryExpansionVariants, timeoutMs: s.llmTimeoutMs, signal: q.options.signal }).then(
             (v) => {
               out.variants = v;
             },
@@ -274,7 +274,7 @@ async function expandQuery(deps: PipelineDeps, q: QueryRun): Promise<{ variants:
           ),
         );
       }
-      if (s.expansion === 'hyde' || s.expansion === 'both') {
+      if (s.queryExpansion === 'hyde' || s.queryExpansion === 'both') {
         tasks.push(
           hypotheticalDocument(model, q.query, q.analysis.lang, { timeoutMs: s.llmTimeoutMs, signal: q.options.signal }).then(
             (h) => {

@@ -12,7 +12,7 @@ import type {
 } from './types';
 import { readMeta, writeJsonAtomic, writeMeta } from './meta';
 import {
-  FILES_TABLE, PASSAGE_COLUMNS, PASSAGES_TABLE, SCHEMA_VERSION, filesSchema, passageToRow, passagesSchema,
+  FILES_TABLE, PASSAGE_COLUMNS, PASSAGES_TABLE, SCHEMA_VERSION, fileToRow, filesSchema, passageToRow, passagesSchema,
   rowToFile, rowToPassage, sqlIn, sqlString, type PassageRow,
 } from './schema';
 import { withParts, withoutParts } from '../text/compounds';
@@ -286,7 +286,7 @@ export class LanceStore implements IndexStore {
 
   private async upsertRecords(records: FileRecord[]): Promise<void> {
     if (records.length === 0) return;
-    const data = lancedb.makeArrowTable(records.map((r) => ({ ...r })), { schema: filesSchema() });
+    const data = lancedb.makeArrowTable(records.map(fileToRow), { schema: filesSchema() });
     const files = await this.writableFiles();
     const before = await files.version();
     await withCommitRetry(() =>

@@ -136,8 +136,10 @@ export function rowToPassage(r: Record<string, unknown>): Passage {
   };
 }
 
+/** The files table's row of a record. The pipeline key lives in the column `embedder` (its name in every index written so far). */
 export function fileToRow(f: FileRecord): Record<string, unknown> {
-  return { ...f };
+  const { pipelineKey, ...rest } = f;
+  return { ...rest, embedder: pipelineKey };
 }
 
 export function rowToFile(r: Record<string, unknown>): FileRecord {
@@ -149,7 +151,7 @@ export function rowToFile(r: Record<string, unknown>): FileRecord {
     status: r.status as FileStatus,
     reason: (r.reason as string) ?? '',
     passages: num(r.passages) ?? 0,
-    embedder: (r.embedder as string) ?? '',
+    pipelineKey: (r.embedder as string) ?? '',
     indexedAt: num(r.indexedAt) ?? 0,
   };
 }

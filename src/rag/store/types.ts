@@ -20,8 +20,12 @@ export interface FileRecord {
   reason: string;
   /** Number of passages (all levels) stored for this file. */
   passages: number;
-  /** `${embedder.id}:${embedder.model}` that embedded it. */
-  embedder: string;
+  /**
+   * The pipeline key that built its passages: embedder id and model, enrichments, chunk settings and pipeline version,
+   * OCR, and the limit that refused it (index/keys.ts, index/plan.ts). Stored in the files table's `embedder` column
+   * (its name before the rename, kept so existing indexes open unchanged).
+   */
+  pipelineKey: string;
   /** Epoch ms of the run that wrote it. */
   indexedAt: number;
 }

@@ -125,6 +125,7 @@ describe('@docs chat participant', () => {
     const config = vscode.workspace.getConfiguration('docsRag');
     await vscode.commands.executeCommand('docsRagTestLm.clearRequests');
     await config.update('search.rerank', true, vscode.ConfigurationTarget.Workspace);
+    // The deprecated name of docsRag.search.queryExpansion: still honoured (test/vscode/suite/settings.test.ts covers both names).
     await config.update('search.expansion', true, vscode.ConfigurationTarget.Workspace);
     try {
       const { stream, parts } = recordingStream();

@@ -25,6 +25,7 @@ export async function run(): Promise<void> {
   require('./ollama.test');
   require('./localEmbedder.test');
   require('./watcher.test');
+  require('./settings.test');
 
   const summary: SuiteSummary = { passed: 0, failed: 0, failures: [] };
   await new Promise<void>((resolve) => {
