@@ -30,6 +30,7 @@ export async function run(argv: string[]): Promise<number> {
       `Files: ${byStatus.total} (${byStatus.indexed} indexed, ${byStatus.skipped} skipped, ${byStatus.error} errors)`,
       `Passages: ${passages.total} (L0 documents ${passages.L0}, L1 sections ${passages.L1}, L2 passages ${passages.L2})`,
       `Embedder: ${embedder ? `${embedder.id}:${embedder.model} (dimension ${embedder.dimension})` : 'none'}`,
+      `Vectors: ${report.vectors.filled} of ${report.vectors.total}${report.vectors.filled < report.vectors.total ? ` (keyword search covers every passage; ${report.running ? 'the running index run fills the rest' : `the next run fills the rest: docs-rag index ${folder}`})` : ''}`,
       `Last run: ${lastRun ? `${new Date(lastRun.finishedAt).toISOString()} (${((lastRun.finishedAt - lastRun.startedAt) / 1000).toFixed(1)} s, ${lastRun.errors} problems)` : 'never'}`,
     ];
     if (report.running) lines.push(`An index run is in progress (pid ${report.running.pid}).`);
@@ -51,6 +52,8 @@ export interface StatusReport {
   store: string;
   files: { total: number; indexed: number; skipped: number; error: number };
   passages: { total: number; L0: number; L1: number; L2: number };
+  /** Passages with their vector, of all (a slow embedder's vectors are filled after the text is written). */
+  vectors: { filled: number; total: number };
   embedder: IndexMeta['embedder'] | null;
   schemaVersion: number | null;
   lastRun: IndexMeta['lastRun'] | null;
@@ -71,6 +74,7 @@ export async function statusReport(store: IndexStore, folder: string, storeDir: 
     L1: await store.countPassages({ levels: [1] }),
     L2: await store.countPassages({ levels: [2] }),
   };
+  const vectors = store.vectorCounts ? await store.vectorCounts() : { filled: passages.total, total: passages.total };
   const problems = records.filter((r) => r.status !== 'indexed').map((r) => ({ path: r.path, status: r.status, reason: r.reason }));
   return {
     indexed: true,
@@ -78,6 +82,7 @@ export async function statusReport(store: IndexStore, folder: string, storeDir: 
     store: storeDir,
     files: { total: records.length, ...byStatus },
     passages,
+    vectors,
     embedder: meta?.embedder ?? null,
     schemaVersion: meta?.schemaVersion ?? null,
     lastRun: meta?.lastRun ?? null,
