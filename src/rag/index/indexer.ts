@@ -79,8 +79,10 @@ export async function indexFolder(engine: Engine, o: IndexOptions = {}): Promise
   result.keywordReadyMs = result.ms;
   const before = await engine.store.vectorCounts();
   if (before.filled < before.total) {
+    const mode = o.optimize ?? (o.paths ? 'debounced' : 'now');
     const fill = await fillPendingVectors(engine, {
       signal: o.signal,
+      optimize: mode !== 'never',
       onBatch: (counts) => {
         progress.vectors = counts;
         progress.report('vectors');
@@ -89,7 +91,6 @@ export async function indexFolder(engine: Engine, o: IndexOptions = {}): Promise
     if (fill.stopped) result.cancelled = true;
     // Every row the fill rewrote is new to the keyword indexes: fold them in (and train the vector index, now that no
     // vector is a placeholder), like the text step did.
-    const mode = o.optimize ?? (o.paths ? 'debounced' : 'now');
     if (mode === 'now' && !fill.stopped) {
       progress.report('optimize');
       await engine.optimizeNow();
