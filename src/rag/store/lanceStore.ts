@@ -21,6 +21,16 @@ import { toArrowTable } from './arrowRows';
 
 /** Vector search and MMR see only passages whose vector is filled (a slow embedder's are filled after the text). */
 const FILLED = 'vectorPending = false';
+/** Whether a passages table has the `vectorPending` column (an index of schema 2 has not, until its next run rebuilds it). */
+const pendingColumn = new WeakMap<Table, Promise<boolean>>();
+function hasPendingColumn(table: Table): Promise<boolean> {
+  let known = pendingColumn.get(table);
+  if (!known) {
+    known = table.schema().then((sc) => sc.fields.some((f) => f.name === 'vectorPending'), () => false);
+    pendingColumn.set(table, known);
+  }
+  return known;
+}
 
 /** The passages table rows of some files' updates (placeholder zero vectors, marked pending, where `vectorsPending`). */
 function updateRows(updates: FileUpdate[], dim: number): PassageRow[] {
@@ -408,7 +418,9 @@ export class LanceStore implements IndexStore {
     if (options.exact || index?.mode !== 'ivf' || index.nprobes === null) q = q.bypassVectorIndex();
     else q = q.nprobes(index.nprobes);
     const where = filterSql(options);
-    q = q.where(where ? `${FILLED} AND ${where}` : FILLED);
+    const filled = (await hasPendingColumn(this.passages)) ? FILLED : undefined;
+    const all = [filled, where].filter((x): x is string => !!x).join(' AND ');
+    if (all) q = q.where(all);
     const rows = await q.limit(options.k).toArray();
     return rows.map((r) => {
       const hit: SearchHit = { passage: rowToPassage(r as Record<string, unknown>), score: 1 - Number(r._distance) };
@@ -440,8 +452,9 @@ export class LanceStore implements IndexStore {
   async getVectors(ids: string[]): Promise<Map<string, Float32Array>> {
     const out = new Map<string, Float32Array>();
     if (!this.passages || ids.length === 0) return out;
+    const filled = (await hasPendingColumn(this.passages)) ? `${FILLED} AND ` : '';
     for (const chunk of chunks([...new Set(ids)], IN_CHUNK)) {
-      const rows = await this.passages.query().where(`${FILLED} AND ${sqlIn('id', chunk)}`).select(['id', 'vector']).toArray();
+      const rows = await this.passages.query().where(`${filled}${sqlIn('id', chunk)}`).select(['id', 'vector']).toArray();
       for (const r of rows) out.set(r.id as string, toFloat32(r.vector));
     }
     return out;
@@ -512,7 +525,7 @@ export class LanceStore implements IndexStore {
   }
 
   async pendingVectors(limit: number): Promise<PendingVector[]> {
-    if (!this.passages) return [];
+    if (!this.passages || !(await hasPendingColumn(this.passages))) return [];
     const rows = await this.passages.query().where('vectorPending = true').select(['id', 'lang', 'fts_en', 'fts_de']).limit(limit).toArray();
     return rows.map((r) => {
       if (r.lang !== 'de') return { id: r.id as string, indexText: r.fts_en as string };
@@ -538,7 +551,8 @@ export class LanceStore implements IndexStore {
 
   async vectorCounts(): Promise<{ filled: number; total: number }> {
     if (!this.passages) return { filled: 0, total: 0 };
-    const [total, filled] = await Promise.all([this.passages.countRows(), this.passages.countRows(FILLED)]);
+    const total = await this.passages.countRows();
+    const filled = (await hasPendingColumn(this.passages)) ? await this.passages.countRows(FILLED) : total;
     return { filled, total };
   }
 
@@ -566,7 +580,8 @@ export class LanceStore implements IndexStore {
     const stale = built !== null && rows > 2 * built.rows; // grown a lot since training: retrain (or re-check) the partitions
     const missing = built === null || (built.mode === 'ivf' && !have.has('vector'));
     // Never trained on placeholder vectors: the index is built once every vector is filled (the fill ends with optimize).
-    const waiting = rows >= VECTOR_INDEX_MIN_ROWS && (missing || stale) ? await table.countRows('vectorPending = true') : 0;
+    const check = rows >= VECTOR_INDEX_MIN_ROWS && (missing || stale) && (await hasPendingColumn(table));
+    const waiting = check ? await table.countRows('vectorPending = true') : 0;
     if (rows >= VECTOR_INDEX_MIN_ROWS && (missing || stale) && waiting === 0) await this.buildVectorIndex(table, rows);
   }
 
