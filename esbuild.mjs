@@ -36,6 +36,8 @@ const entries = [
   { entryPoints: ['src/views/engineBundle.ts'], outfile: 'dist/engine.js' },
   { entryPoints: ['src/cli.ts'], outfile: 'dist/cli.js', banner: { js: '#!/usr/bin/env node' } },
   { entryPoints: ['src/rag/ingest/parseWorker.ts'], outfile: 'dist/parseWorker.js' },
+  // The extension's indexing process (forked with IPC by src/views/indexProcess.ts).
+  { entryPoints: ['src/indexProcess/main.ts'], outfile: 'dist/indexWorker.js' },
   {
     entryPoints: ['src/rag/embed/localWorker.ts'],
     outfile: 'dist/localEmbedWorker.js',

@@ -3,7 +3,7 @@
 // embedded with the builtin embedder and written through the real store. Also measures the cost of context
 // augmentation + document expansion (the same queries with the answer context built).
 //
-//   npm run bench -- search [--sizes 10000,100000] [--queries 200] [--warmup 20] [--rebuild] [--configs a,b]
+//   npm run bench -- search [--sizes 10000,100000] [--queries 200] [--warmup 20] [--rebuild] [--configs a,b] [--skip-context]
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
@@ -88,6 +88,7 @@ export async function run(argv: string[]): Promise<void> {
       dir: { type: 'string' },
       /** Extra configurations measured without context (e.g. default+synonyms,default+bridge,default+prf). */
       configs: { type: 'string', default: '' },
+      'skip-context': { type: 'boolean' },
     },
     allowPositionals: true,
   });
@@ -137,7 +138,8 @@ export async function run(argv: string[]): Promise<void> {
       return { total: stat(total), cpuMs, stages: new Map([...stages].map(([k, v]) => [k, stat(v)])) };
     };
     const extra = values.configs!.split(',').filter(Boolean).map((c) => [c, false, true] as const);
-    const runs = [['bm25', false, true], ['vector', false, true], ['default', false, true], ...extra, ['default', true, false], ['default', true, true]] as const;
+    const withContext = values['skip-context'] ? [] : ([['default', true, false], ['default', true, true]] as const);
+    const runs = [['bm25', false, true], ['vector', false, true], ['default', false, true], ...extra, ...withContext] as const;
     for (const [config, context, expansion] of runs) {
       const r = await measure(config, context, expansion);
       const st = (name: string) => (r.stages.get(name) ? fmt(r.stages.get(name)!) : '-');

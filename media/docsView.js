@@ -105,10 +105,36 @@
       button.appendChild(snippet);
       button.addEventListener('click', () => open(r.id));
       item.appendChild(button);
+      if (r.links && r.links.length) item.appendChild(renderLinks(r.links));
       list.appendChild(item);
     }
     resultsBox.appendChild(list);
     if (msg.note) resultsBox.appendChild(el('p', 'note', msg.note));
+  }
+
+  /** A result's reference-graph edges: "Links to" and "Linked from", each entry opening its range (text as textContent). */
+  function renderLinks(links) {
+    const box = el('div', 'result-links');
+    for (const [direction, title] of [['out', 'Links to'], ['in', 'Linked from']]) {
+      const mine = links.filter((l) => l.direction === direction);
+      if (!mine.length) continue;
+      box.appendChild(el('span', 'result-links-title', title));
+      const list = el('ul', 'result-links-list');
+      for (const l of mine) {
+        const li = el('li');
+        const b = el('button', 'result-link');
+        b.type = 'button';
+        b.dataset.id = String(l.id);
+        b.setAttribute('aria-label', title + ' ' + l.label + ' (' + l.kind + ')');
+        b.appendChild(el('span', 'result-link-anchor', l.anchor));
+        b.appendChild(el('span', 'result-link-label', l.label));
+        b.addEventListener('click', () => open(l.id));
+        li.appendChild(b);
+        list.appendChild(li);
+      }
+      box.appendChild(list);
+    }
+    return box;
   }
 
   /** Renders the final answer: text with every [n] turned into a citation button. */

@@ -1,5 +1,6 @@
 // `docs-rag` command line: a thin dispatcher. Each command lives in src/cli/<name>.ts and drives the engine in src/rag.
 import { COMMAND_USAGE, UsageError, printUsage, wantsHelp } from './cli/common';
+import { relaunchWithFewArenas } from './cli/relaunch';
 import { explainStoreError } from './rag/store/errors';
 
 type CommandModule = { run(argv: string[]): Promise<number> };
@@ -35,6 +36,10 @@ async function main(argv: string[]): Promise<number> {
   if (wantsHelp(rest)) {
     process.stdout.write(`Usage:\n  ${COMMAND_USAGE[name]}`);
     return 0;
+  }
+  if (name === 'index') {
+    const relaunched = relaunchWithFewArenas();
+    if (relaunched) return relaunched;
   }
   const mod = await load();
   return mod.run(rest);

@@ -189,6 +189,11 @@ function dingTerm(raw: string, lang: LexLang): string | undefined {
 const DING_MAX_WORDS: Record<LexLang, number> = { de: 2, en: 2 };
 /** Translations kept per key. */
 export const DING_MAX_TARGETS = 3;
+/**
+ * Translations kept per English key: more, because the retriever chooses among them by their frequency in the index's
+ * German vocabulary (search/termLists.ts); Ding's order alone often puts a rare word first ("employer" → Brotherr).
+ */
+export const DING_MAX_TARGETS_EN_DE = 6;
 
 /**
  * Ding's `de-en` file: `German | German forms :: English | English forms`; "|" separates aligned sub-entries (headword,
@@ -196,7 +201,7 @@ export const DING_MAX_TARGETS = 3;
  * enough content words is a candidate in both directions; the headword sub-entry counts more than later ones, and a
  * term's earlier position in its group more than a later one. German keys are single words, English keys up to 2 content words (so "minimum wage" → Mindestlohn).
  */
-export function compileDing(text: string, max = DING_MAX_TARGETS): { 'de-en': Section; 'en-de': Section } {
+export function compileDing(text: string, max = DING_MAX_TARGETS, maxEnDe = DING_MAX_TARGETS_EN_DE): { 'de-en': Section; 'en-de': Section } {
   // The best line counts, not the number of lines: common words ("Zeit") occur in many idioms and would outrank the
   // headword translation ("hour" → Stunde) if evidence were summed.
   const deEn = new Collector('max');
@@ -237,7 +242,7 @@ export function compileDing(text: string, max = DING_MAX_TARGETS): { 'de-en': Se
       });
     }
   }
-  const finish = (stemmed: Collector, exact: Collector, to: LexLang): Section => {
+  const finish = (stemmed: Collector, exact: Collector, to: LexLang, max: number): Section => {
     const out = stemmed.finish((t) => 'x' + termKey(t, to), max);
     // An exact form is stored only where its best translation is not among its stem's (keeps the file small).
     for (const [k, targets] of exact.finish((t) => 'x' + termKey(t, to), max)) {
@@ -246,7 +251,7 @@ export function compileDing(text: string, max = DING_MAX_TARGETS): { 'de-en': Se
     }
     return out;
   };
-  return { 'de-en': finish(deEn, deEnExact, 'en'), 'en-de': finish(enDe, enDeExact, 'de') };
+  return { 'de-en': finish(deEn, deEnExact, 'en', max), 'en-de': finish(enDe, enDeExact, 'de', maxEnDe) };
 }
 
 /** Long terms (compounds, rare words) are the more specific translations: "Urlaub" before "Universitätsferien". */

@@ -4,6 +4,7 @@ import { isAlive } from '../rag/index/writerLock';
 import { openStore } from '../rag/store';
 import { META_FILE } from '../rag/store/meta';
 import type { IndexMeta, IndexStore } from '../rag/store/types';
+import type { LinkKind } from '../rag/types';
 import { parse, printJson, requireFolder, resolveStore } from './common';
 import * as path from 'node:path';
 
@@ -29,6 +30,7 @@ export async function run(argv: string[]): Promise<number> {
       `Index: ${storeDir}`,
       `Files: ${byStatus.total} (${byStatus.indexed} indexed, ${byStatus.skipped} skipped, ${byStatus.error} errors)`,
       `Passages: ${passages.total} (L0 documents ${passages.L0}, L1 sections ${passages.L1}, L2 passages ${passages.L2})`,
+      `Links: ${report.links} (${Object.entries(report.linksByKind).map(([k, n]) => `${k} ${n}`).join(', ')}; ${report.unresolvedLinks} not resolved: target not in the index)`,
       `Embedder: ${embedder ? `${embedder.id}:${embedder.model} (dimension ${embedder.dimension})` : 'none'}`,
       `Vectors: ${report.vectors.filled} of ${report.vectors.total}${report.vectors.filled < report.vectors.total ? ` (keyword search covers every passage; ${report.running ? 'the running index run fills the rest' : `the next run fills the rest: docs-rag index ${folder}`})` : ''}`,
       `Last run: ${lastRun ? `${new Date(lastRun.finishedAt).toISOString()} (${((lastRun.finishedAt - lastRun.startedAt) / 1000).toFixed(1)} s, ${lastRun.errors} problems)` : 'never'}`,
@@ -54,6 +56,11 @@ export interface StatusReport {
   passages: { total: number; L0: number; L1: number; L2: number };
   /** Passages with their vector, of all (a slow embedder's vectors are filled after the text is written). */
   vectors: { filled: number; total: number };
+  /** Edges of the reference graph that resolve now (both ends in the index), by kind; 0 for a store built before links. */
+  links: number;
+  linksByKind: Record<LinkKind, number>;
+  /** Stored references whose target is not in the index (a § of a law not indexed, a link to a missing file). */
+  unresolvedLinks: number;
   embedder: IndexMeta['embedder'] | null;
   schemaVersion: number | null;
   lastRun: IndexMeta['lastRun'] | null;
@@ -75,6 +82,7 @@ export async function statusReport(store: IndexStore, folder: string, storeDir: 
     L2: await store.countPassages({ levels: [2] }),
   };
   const vectors = store.vectorCounts ? await store.vectorCounts() : { filled: passages.total, total: passages.total };
+  const graph = (await store.linkCounts?.()) ?? null;
   const problems = records.filter((r) => r.status !== 'indexed').map((r) => ({ path: r.path, status: r.status, reason: r.reason }));
   return {
     indexed: true,
@@ -83,6 +91,9 @@ export async function statusReport(store: IndexStore, folder: string, storeDir: 
     files: { total: records.length, ...byStatus },
     passages,
     vectors,
+    links: graph?.links ?? 0,
+    linksByKind: graph?.byKind ?? { link: 0, reference: 0, name: 0, definition: 0 },
+    unresolvedLinks: graph?.unresolved ?? 0,
     embedder: meta?.embedder ?? null,
     schemaVersion: meta?.schemaVersion ?? null,
     lastRun: meta?.lastRun ?? null,

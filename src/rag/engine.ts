@@ -22,6 +22,8 @@ export interface Engine {
   warnings: string[];
   /** The parser worker pool, started on first use and stopped by close(). */
   parsers(): ParserPool;
+  /** Stops the parser workers (their memory goes back before optimize); the next parsers() starts new ones. */
+  releaseParsers(): Promise<void>;
   /** Runs optimize() on the write queue now (folds new rows into the FTS/vector indexes, prunes old versions). */
   optimizeNow(o?: { deleteUnverified?: boolean }): Promise<void>;
   /** Debounced optimizeNow(): the last call wins; a pending one is dropped by close(). */
@@ -109,6 +111,11 @@ export async function openEngine(o: OpenEngineOptions): Promise<Engine> {
       if (closed) throw new Error('The engine is closed');
       pool ??= new ParserPool(Math.max(1, config.ingest.workers));
       return pool;
+    },
+    async releaseParsers() {
+      const p = pool;
+      pool = null;
+      await p?.close();
     },
     optimizeNow,
     scheduleOptimize(delayMs = 30_000) {

@@ -113,6 +113,27 @@ export interface IndexedPassage extends Passage {
   keywordParts?: string;
 }
 
+/** What an edge of the reference graph stands for (links/: extracted at index time, model-free). */
+export type LinkKind = 'link' | 'reference' | 'name' | 'definition';
+
+/**
+ * One row of the `links` table, written and removed with its file's passages (each row depends on its own file only).
+ * - role 'edge': passage `from` points at `to` (a passage of the same file, resolved at index time) or, when `to` is
+ *   empty, at every passage of any file that provides `key` (resolved when read, so an edge never goes stale).
+ * - role 'target': passage `from` provides `key` (a § of a law, a heading anchor, a file, a name, a defined term);
+ *   `anchor` holds the law's title on a law's identity row (key `law:<id>`).
+ */
+export interface LinkRow {
+  role: 'edge' | 'target';
+  from: string;
+  path: string;
+  kind: LinkKind;
+  key: string;
+  to: string;
+  /** The text that makes the link ("§ 23 KSchG", a link text, a name); '' on target rows. */
+  anchor: string;
+}
+
 /** A retrieval hit. */
 export interface SearchHit {
   passage: Passage;
@@ -122,6 +143,8 @@ export interface SearchHit {
   hybridScore?: number;
   /** Vector, when the stage that produced the hit loaded it (MMR needs it). */
   vector?: Float32Array;
+  /** Set when an edge of the reference graph brought the hit (search/links.ts): the hit it was reached from and how. */
+  via?: { seed: string; kind: LinkKind; direction: 'out' | 'in' };
 }
 
 /** Embeds texts into L2-normalised vectors. */

@@ -9,6 +9,7 @@ import { loadEngineModules } from './engineModules';
 import { errorMessage, formatTrace, type Log } from './log';
 import { locationLabel, type Locator } from './locations';
 import { readSettings, type DocsRagSettings } from './settings';
+import { edgesByHit, type HitEdge } from './hitLinks';
 
 export interface FolderHit {
   folder: vscode.WorkspaceFolder;
@@ -27,6 +28,7 @@ export function searchOverrides(s: DocsRagSettings): Partial<SearchSettings> {
     alpha: s.hybridAlpha ?? undefined,
     expansion: s.expansion ? 'multi-query' : 'off',
     rerank: s.rerank,
+    links: s.followLinks,
     enableDocumentExpansion: s.enableDocumentExpansion,
     maxDocumentsToExpand: s.maxDocumentsToExpand,
     maxChunksPerDocument: s.maxChunksPerDocument,
@@ -126,6 +128,32 @@ export class DocsService {
     for (const w of result.warnings) this.log.warn(`search: ${w}`);
     const hits = await Promise.all(result.hits.map((hit) => this.resolve(retriever.folderOf.get(hit.passage.id), hit)));
     return { hits: hits.filter((h): h is ResolvedHit => !!h), result };
+  }
+
+  /**
+   * The reference-graph edges of the hits (what each links to / what links to it), the other ends resolved to locations.
+   * An index without links gives none.
+   */
+  async links(hits: ResolvedHit[], perHit = 6): Promise<Map<ResolvedHit, (HitEdge & { target: ResolvedHit })[]>> {
+    const out = new Map<ResolvedHit, (HitEdge & { target: ResolvedHit })[]>();
+    for (const { folder, engine } of await this.host.openEngines()) {
+      const mine = hits.filter((h) => h.folder.uri.toString() === folder.uri.toString());
+      if (mine.length === 0 || !engine.store.linksOf) continue;
+      const ids = mine.map((h) => h.hit.passage.id);
+      const links = await engine.store.linksOf(ids);
+      const byHit = edgesByHit(ids, links, perHit);
+      const others = new Map((await engine.store.getPassages([...new Set([...byHit.values()].flat().map((e) => e.other))])).map((p) => [p.id, p]));
+      for (const h of mine) {
+        const list: (HitEdge & { target: ResolvedHit })[] = [];
+        for (const e of byHit.get(h.hit.passage.id) ?? []) {
+          const passage = others.get(e.other);
+          const target = passage && (await this.resolve(folder, { passage, score: 0 }));
+          if (target) list.push({ ...e, target });
+        }
+        out.set(h, list);
+      }
+    }
+    return out;
   }
 
   async resolve(folder: vscode.WorkspaceFolder | undefined, hit: SearchHit): Promise<ResolvedHit | undefined> {

@@ -140,6 +140,16 @@ export class DocsViewProvider implements vscode.WebviewViewProvider, vscode.Disp
         snippet: snippetFor(h.hit.passage.text, terms),
         score: h.hit.score,
       }));
+      // What each hit links to / what links to it (reference graph); a failure here never fails the search.
+      try {
+        const links = await this.service.links(hits);
+        hits.forEach((h, i) => {
+          const list = links.get(h) ?? [];
+          if (list.length > 0) results[i].links = list.map((l) => ({ id: this.remember(l.target), direction: l.direction, kind: l.kind, label: l.target.label, anchor: l.anchor }));
+        });
+      } catch (err) {
+        this.log.warn(`Docs view links: ${errorMessage(err)}`);
+      }
       this.lastResults = results;
       this.post({ type: 'results', requestId, query, terms, results, note: result.warnings.join(' ') || undefined });
     } catch (err) {

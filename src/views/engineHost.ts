@@ -1,15 +1,19 @@
 // One engine per workspace folder (multi-root), opened lazily with its index in VS Code's workspace storage.
 // Serialises index runs per folder and coalesces the requests that arrive while a run is going on.
 import * as crypto from 'node:crypto';
+import * as fs from 'node:fs';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import type { Engine } from '../rag/engine';
 import type { IndexProgress, IndexRunResult } from '../rag/index/indexer';
 import { defaultConfig, type EngineConfig } from '../rag/config';
+import { META_FILE } from '../rag/store/meta';
 import type { FileRecord } from '../rag/store/types';
 import { errorMessage, type Log } from './log';
-import { loadEngineModules } from './engineModules';
-import { RunQueue, type MergedRun, type QueuedRequest } from '../rag/index/runQueue';
+import { indexWorkerPath, loadEngineModules } from './engineModules';
+import type { QueuedRequest } from '../rag/index/runQueue';
+import type { FolderSpec } from '../indexProcess/protocol';
+import { IndexProcess } from './indexProcess';
 import { prepareLocalModel } from './localModel';
 import { readSettings } from './settings';
 
@@ -29,6 +33,9 @@ export type HostState =
   | { kind: 'error'; message: string };
 
 export type RunRequest = QueuedRequest<IndexProgress>;
+
+/** A replaced reader engine is closed this long after (reads in flight finish first). */
+const RETIRED_CLOSE_MS = 30_000;
 
 export function engineConfigFromSettings(folder: vscode.WorkspaceFolder): EngineConfig {
   const s = readSettings(folder);
@@ -51,7 +58,12 @@ export function engineConfigFromSettings(folder: vscode.WorkspaceFolder): Engine
 
 export class EngineHost implements vscode.Disposable {
   private readonly engines = new Map<string, Promise<Engine>>();
-  private readonly queues = new Map<string, RunQueue<IndexRunResult, IndexProgress>>();
+  /** Requests sent to the indexing process and not answered yet. */
+  private readonly inflight = new Set<Promise<unknown>>();
+  /** Folders whose reader engine was opened before their index existed (reopened after the first run). */
+  private readonly openedWithoutIndex = new Set<string>();
+  /** The process that writes every index of this window. */
+  readonly worker: IndexProcess;
   private readonly stateEmitter = new vscode.EventEmitter<HostState>();
   readonly onDidChangeState = this.stateEmitter.event;
   private readonly indexedEmitter = new vscode.EventEmitter<{ folder: vscode.WorkspaceFolder; result: IndexRunResult }>();
@@ -66,7 +78,16 @@ export class EngineHost implements vscode.Disposable {
     private readonly log: Log,
     /** Where the local embedder's models are downloaded (VS Code's global storage). */
     private readonly modelCacheDir = path.join(storageRoot.fsPath, 'models'),
-  ) {}
+  ) {
+    this.worker = new IndexProcess(indexWorkerPath(), log);
+    this.worker.onDidStartRun(({ key, what }) => {
+      const folder = this.folderByUri(key);
+      if (!folder) return;
+      this.log.info(`indexing "${folder.name}" (${what}) in the indexing process`);
+      this.setState({ kind: 'indexing', folder: folder.name });
+    });
+    this.worker.onDidCrash(({ reason }) => this.setState({ kind: 'error', message: reason }));
+  }
 
   get state(): HostState {
     return this.current;
@@ -106,6 +127,8 @@ export class EngineHost implements vscode.Disposable {
         await vscode.workspace.fs.createDirectory(vscode.Uri.file(storeDir));
         const config = engineConfigFromSettings(folder);
         prepareLocalModel(m, config, this.modelCacheDir, this.log, () => this.modelEmitter.fire());
+        // A reader only: it never writes (the indexing process does), so it never waits for a running index job.
+        if (!fs.existsSync(path.join(storeDir, META_FILE))) this.openedWithoutIndex.add(key);
         const e = await m.engine.openEngine({
           folder: folder.uri.fsPath,
           storeDir,
@@ -139,69 +162,94 @@ export class EngineHost implements vscode.Disposable {
   }
 
   /**
-   * Runs the indexer for a folder. Runs of one folder never overlap: the requests that wait while a run is going on are
-   * merged into ONE follow-up run (a burst of changes costs one run), and each keeps its own cancellation and progress
-   * (src/rag/index/runQueue.ts): cancelling one request never drops another's work. A request cancelled before its run
-   * started rejects with an AbortError.
+   * Indexes a folder in the indexing process (src/views/indexProcess.ts). Runs of one folder never overlap: the child
+   * keeps one queue per index, merges the requests that wait into ONE follow-up run, and each request keeps its own
+   * cancellation and progress (src/rag/index/runQueue.ts). A request cancelled before its run started rejects with an
+   * AbortError. The settings, trust and folders of the moment go to the child with every request.
    */
   index(folder: vscode.WorkspaceFolder, request: RunRequest = {}): Promise<IndexRunResult> {
     const key = folder.uri.toString();
-    let queue = this.queues.get(key);
-    if (!queue) {
-      queue = new RunQueue<IndexRunResult, IndexProgress>(
-        (run) => this.runNow(folder, run),
-        (result) => result.cancelled === true,
-      );
-      this.queues.set(key, queue);
-    }
-    return queue.request(request);
-  }
-
-  /** True while any folder has a run going on or waiting. */
-  busy(): boolean {
-    return [...this.queues.values()].some((q) => q.busy());
-  }
-
-  /** Resolves when no run is going on or waiting (used by the status view and tests). */
-  async idle(): Promise<void> {
-    while (this.busy()) await Promise.all([...this.queues.values()].map((q) => q.idle()));
-  }
-
-  private async runNow(folder: vscode.WorkspaceFolder, request: MergedRun<IndexProgress>): Promise<IndexRunResult> {
-    const engine = await this.engine(folder);
-    const { indexer } = await loadEngineModules();
-    const what = request.full ? 'full rebuild' : request.paths ? `${request.paths.length} changed path(s)` : 'scan';
-    this.log.info(`indexing "${folder.name}" (${what})`);
-    this.setState({ kind: 'indexing', folder: folder.name });
-    try {
-      const result = await indexer.indexFolder(engine, {
+    const run = this.folderSpecs()
+      .then((specs) => {
+        this.worker.configure(specs);
+        return this.worker.run(key, {
         full: request.full,
         paths: request.paths,
         signal: request.signal,
         onProgress: (p) => {
           this.setState({ kind: 'indexing', folder: folder.name, progress: p });
-          request.onProgress(p);
+            request.onProgress?.(p);
+          },
+        });
+      })
+      .then(
+        (result) => this.finished(folder, result),
+        (err: unknown) => {
+          const message = errorMessage(err);
+          const aborted = request.signal?.aborted || (err instanceof Error && err.name === 'AbortError');
+          if (aborted) this.log.info(`indexing "${folder.name}" cancelled`);
+          else this.log.error(`indexing "${folder.name}" failed: ${message}`);
+          this.settleState(aborted ? undefined : message);
+          throw err;
         },
-      });
-      if (result.cancelled) this.log.info(`indexing "${folder.name}" cancelled; the index keeps what was finished`);
-      this.log.info(
-        `indexed "${folder.name}": ${result.files} documents, ${result.chunks} passages, ${result.unchanged} unchanged, ${result.errors.length} problem(s) in ${result.ms} ms${result.reembedded ? ' (re-embedded: the embedder changed)' : ''}`,
       );
-      for (const e of result.errors) this.log.warn(`${folder.name}/${e.path}: ${e.reason}`);
-      this.setState(this.busyElsewhere(folder) ? this.current : { kind: 'idle' });
-      this.indexedEmitter.fire({ folder, result });
-      return result;
-    } catch (err) {
-      const message = errorMessage(err);
-      if (request.signal?.aborted) this.log.info(`indexing "${folder.name}" cancelled`);
-      else this.log.error(`indexing "${folder.name}" failed: ${message}`);
-      this.setState(request.signal?.aborted ? { kind: 'idle' } : { kind: 'error', message });
-      throw err;
-    }
+    const tracked = run.catch(() => undefined);
+    this.inflight.add(tracked);
+    void tracked.then(() => this.inflight.delete(tracked));
+    return run;
   }
 
-  private busyElsewhere(folder: vscode.WorkspaceFolder): boolean {
-    return [...this.queues.entries()].some(([k, q]) => k !== folder.uri.toString() && q.busy());
+  /** What the indexing process needs of each folder: paths, store and the engine settings (trust included). */
+  async folderSpecs(): Promise<FolderSpec[]> {
+    const m = await loadEngineModules();
+    return this.folders().map((folder) => {
+      const c = engineConfigFromSettings(folder);
+      // The same embedder as the reader: the local model where it is downloaded, else builtin for this session.
+      prepareLocalModel(m, c, this.modelCacheDir, this.log, () => this.modelEmitter.fire());
+      return { key: folder.uri.toString(), name: folder.name, folder: folder.uri.fsPath, storeDir: this.storeDirFor(folder), config: { ingest: c.ingest, chunk: c.chunk, embed: c.embed, enrich: c.enrich } };
+    });
+  }
+
+  /** True while any folder has a run going on or waiting. */
+  busy(): boolean {
+    return this.inflight.size > 0;
+  }
+
+  /** Resolves when no run is going on or waiting (used by the status view and tests). */
+  async idle(): Promise<void> {
+    while (this.inflight.size > 0) await Promise.all([...this.inflight]);
+  }
+
+  private async finished(folder: vscode.WorkspaceFolder, result: IndexRunResult): Promise<IndexRunResult> {
+    if (result.cancelled) this.log.info(`indexing "${folder.name}" cancelled; the index keeps what was finished`);
+    this.log.info(
+      `indexed "${folder.name}": ${result.files} documents, ${result.chunks} passages, ${result.unchanged} unchanged, ${result.errors.length} problem(s) in ${result.ms} ms${result.reembedded ? ' (re-embedded: the embedder changed)' : ''}`,
+    );
+    for (const e of result.errors) this.log.warn(`${folder.name}/${e.path}: ${e.reason}`);
+    for (const w of result.warnings ?? []) this.log.warn(`${folder.name}: ${w}`);
+    // This host's reader sees the child's commits by itself (LanceDB reads the latest version); it is reopened only when
+    // it was opened before the tables existed or the child rebuilt them for another embedder.
+    const key = folder.uri.toString();
+    if (result.reembedded || this.openedWithoutIndex.has(key)) this.reopen(key);
+    this.settleState();
+    this.indexedEmitter.fire({ folder, result });
+    return result;
+  }
+
+  /** Retires the reader engine of a folder: the next use opens a new one; the old one closes after in-flight reads. */
+  private reopen(key: string): void {
+    const old = this.engines.get(key);
+    if (!old) return;
+    this.engines.delete(key);
+    this.openedWithoutIndex.delete(key);
+    setTimeout(() => void old.then((e) => e.close()).catch(() => undefined), RETIRED_CLOSE_MS).unref();
+  }
+
+  /** After a request: idle when nothing else runs, the error when it failed. */
+  private settleState(error?: string): void {
+    // The finished request is still counted in `inflight` here.
+    if (error) this.setState({ kind: 'error', message: error });
+    else if (this.inflight.size <= 1) this.setState({ kind: 'idle' });
   }
 
   private setState(state: HostState): void {
@@ -238,9 +286,10 @@ export class EngineHost implements vscode.Disposable {
     return n;
   }
 
-  /** Closes every engine; the next use reopens them with the current settings. */
+  /** Closes every engine; the next use reopens them with the current settings (the indexing process gets them too). */
   async reset(): Promise<void> {
     await this.idle();
+    this.worker.configure(await this.folderSpecs());
     const engines = [...this.engines.values()];
     this.engines.clear();
     for (const e of engines) {
@@ -253,6 +302,7 @@ export class EngineHost implements vscode.Disposable {
   }
 
   dispose(): void {
+    this.worker.dispose();
     void this.reset();
     this.stateEmitter.dispose();
     this.indexedEmitter.dispose();

@@ -7,6 +7,8 @@ export type EngineModules = typeof import('./engineBundle');
 
 export const EXTENSION_ID = 'docs-rag.docs-rag';
 export const ENGINE_BUNDLE = 'engine.js';
+/** The indexing process's entry (src/indexProcess/main.ts), forked by indexProcess.ts. */
+export const INDEX_WORKER_BUNDLE = 'indexWorker.js';
 
 let bundleDir: string | undefined;
 let loading: Promise<EngineModules> | undefined;
@@ -16,9 +18,16 @@ export function setEngineBundleDir(dir: string): void {
   bundleDir = dir;
 }
 
+function distDir(): string {
+  return bundleDir ?? (vscode.extensions.getExtension(EXTENSION_ID)?.extensionPath ? path.join(vscode.extensions.getExtension(EXTENSION_ID)!.extensionPath, 'dist') : __dirname);
+}
+
 function engineBundlePath(): string {
-  const dir = bundleDir ?? (vscode.extensions.getExtension(EXTENSION_ID)?.extensionPath ? path.join(vscode.extensions.getExtension(EXTENSION_ID)!.extensionPath, 'dist') : __dirname);
-  return path.join(dir, ENGINE_BUNDLE);
+  return path.join(distDir(), ENGINE_BUNDLE);
+}
+
+export function indexWorkerPath(): string {
+  return path.join(distDir(), INDEX_WORKER_BUNDLE);
 }
 
 export function loadEngineModules(): Promise<EngineModules> {

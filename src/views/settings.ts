@@ -25,6 +25,8 @@ export interface DocsRagSettings {
   hybridAlpha: number | null;
   expansion: boolean;
   rerank: boolean;
+  /** Follow the reference graph (links table) for multi-part, relational and comparative questions. */
+  followLinks: boolean;
   enableDocumentExpansion: boolean;
   maxDocumentsToExpand: number;
   maxChunksPerDocument: number;
@@ -78,6 +80,7 @@ export function readSettings(scope?: vscode.ConfigurationScope): DocsRagSettings
     hybridAlpha: typeof alpha === 'number' && alpha >= 0 && alpha <= 1 ? alpha : null,
     expansion: c.get<boolean>('search.expansion') === true,
     rerank: c.get<boolean>('search.rerank') === true,
+    followLinks: c.get<boolean>('search.followLinks') !== false,
     enableDocumentExpansion: c.get<boolean>('search.enableDocumentExpansion') !== false,
     maxDocumentsToExpand: num(c.get('search.maxDocumentsToExpand'), 3),
     maxChunksPerDocument: num(c.get('search.maxChunksPerDocument'), 20),

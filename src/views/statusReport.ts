@@ -55,6 +55,7 @@ export async function statusMarkdown(host: EngineHost): Promise<string> {
   if (!vscode.workspace.isTrusted) {
     out.push('> Restricted Mode: this workspace is not trusted. Docs RAG does not index in the background and sends nothing to any language model.', '');
   }
+  if (host.state.kind === 'error') out.push(`> Last indexing problem: ${cell(host.state.message)}. See "Docs RAG: Show logs"; the next run continues.`, '');
   const all = await host.status();
   if (all.length === 0) out.push('No workspace folder is open.');
   for (const s of all) {

@@ -10,6 +10,19 @@ export interface ViewResult {
   heading: string;
   snippet: string;
   score: number;
+  /** What the hit links to ('out') and what links to it ('in') in the reference graph; each opens its range by `id`. */
+  links?: ViewLink[];
+}
+
+/** One edge of a result in the view: plain text, opened through the host's table of results by id. */
+export interface ViewLink {
+  id: number;
+  direction: 'out' | 'in';
+  kind: string;
+  /** Location label of the other end. */
+  label: string;
+  /** The text that makes the link ("§ 23 KSchG", a link text, a name). */
+  anchor: string;
 }
 
 export interface ViewCitation {

@@ -155,5 +155,9 @@ describe('crash safety: kill -9 during indexing', function () {
     assert.deepEqual(got.passages, want.passages);
     assert.deepEqual(got.ids, want.ids);
     assert.deepEqual(got.files, want.files);
+    // The reference graph too: exactly the rows of a clean build, resolving alike (none stale, none missing).
+    assert.ok(want.links.length > 0, 'the clean build has links');
+    assert.deepEqual(got.links, want.links);
+    assert.equal(got.resolvedLinks, want.resolvedLinks);
   });
 });

@@ -12,6 +12,9 @@ export interface IndexSnapshot {
   duplicateIds: string[];
   /** Sorted "path \t status \t passages" lines. */
   files: string[];
+  /** Sorted rows of the links table (reference graph) and the number of edges that resolve. */
+  links: string[];
+  resolvedLinks: number;
 }
 
 export async function snapshot(storeDir: string): Promise<IndexSnapshot> {
@@ -25,11 +28,14 @@ export async function snapshot(storeDir: string): Promise<IndexSnapshot> {
       seen.add(p.id);
     }
     const files = (await store.listFiles()).map((f) => `${f.path}\t${f.status}\t${f.passages}`).sort();
+    const links = (await store.scanLinks()).map((l) => [l.role, l.path, l.kind, l.key, l.from, l.to, l.anchor].join('\t')).sort();
     return {
       passages: all.map((p) => `${p.path}\t${p.level}\t${p.chunkPath}\t${p.text}`).sort(),
       ids: all.map((p) => p.id).sort(),
       duplicateIds,
       files,
+      links,
+      resolvedLinks: (await store.linkCounts())?.links ?? 0,
     };
   } finally {
     await store.close();

@@ -83,7 +83,13 @@ describe('docs-rag index / status (CLI end to end)', function () {
     assert.equal(s.embedder.id, 'builtin');
     assert.ok(s.lastRun);
     assert.deepEqual(s.problems.map((p) => p.path), ['broken.pdf']);
+    // The reference graph: TzBfG's "§ 2 Absatz 1 des Entgeltfortzahlungsgesetzes" resolves into the EntgFG document.
+    const g = st.json as { links: number; linksByKind: Record<string, number>; unresolvedLinks: number };
+    assert.ok(g.links > 0 && g.linksByKind.reference > 0, JSON.stringify(g));
+    assert.equal(g.links, Object.values(g.linksByKind).reduce((a, b) => a + b, 0));
+    assert.ok(g.unresolvedLinks > 0, 'references to laws outside the folder stay unresolved');
     const human = await cli(['status', '--folder', folder]);
+    assert.match(human.stdout, /Links: \d+ \(link \d+, reference [1-9]/);
     assert.match(human.stdout, /Passages: \d+ \(L0 documents 3/);
     assert.match(human.stdout, /broken\.pdf: /);
     const humanIndex = await cli(['index', folder]);

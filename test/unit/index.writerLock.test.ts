@@ -98,7 +98,7 @@ describe('writer lock: one writer per store across processes', function () {
     fs.mkdirSync(folder);
     writeDocs(folder, 3);
     const store = path.join(tmp, 'store');
-    // Another process takes the lock and holds it for a while.
+    // Another process takes the lock and holds it until told (a line on its stdin): no timing involved.
     const holder = spawn(
       process.execPath,
       [
@@ -106,18 +106,27 @@ describe('writer lock: one writer per store across processes', function () {
         'tsx',
         '-e',
         `const { acquireWriterLock } = require(${JSON.stringify(path.join(ROOT, 'src/rag/index/writerLock.ts'))});` +
-          `acquireWriterLock(${JSON.stringify(store)}, { purpose: 'indexing' }).then((release) => { process.stdout.write('held\\n'); setTimeout(() => { release(); process.exit(0); }, 2500); });`,
+          `acquireWriterLock(${JSON.stringify(store)}, { purpose: 'indexing' }).then((release) => { process.stdout.write('held\\n'); process.stdin.once('data', () => { release(); process.exit(0); }); });`,
       ],
-      { cwd: ROOT, stdio: ['ignore', 'pipe', 'inherit'] },
+      { cwd: ROOT, stdio: ['pipe', 'pipe', 'inherit'] },
     );
     await new Promise<void>((resolve) => holder.stdout.on('data', (d) => String(d).includes('held') && resolve()));
     const refused = await runCli(['index', folder, '--store', store, '--no-wait']);
     assert.equal(refused.code, 1);
     assert.match(refused.stderr, /Another docs-rag process \(pid \d+, indexing since .*\) is writing this index/);
-    const waited = await runCli(['index', folder, '--store', store, '--json']);
-    assert.equal(waited.code, 0, waited.stderr);
-    assert.match(waited.stderr, /waiting for it to finish/);
-    assert.equal(JSON.parse(waited.stdout.trim().split('\n').pop()!).files, 3);
+    // A run that may wait says so; the holder lets go once it does, and the run completes.
+    const waiting = spawn(process.execPath, [path.join(ROOT, 'dist/cli.js'), 'index', folder, '--store', store, '--json'], { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] });
+    let stdout = '';
+    let stderr = '';
+    waiting.stdout.on('data', (d) => (stdout += d));
+    waiting.stderr.on('data', (d) => {
+      stderr += d;
+      if (/waiting for it to finish/.test(stderr)) holder.stdin.write('go\n');
+    });
+    const code = await new Promise<number | null>((r) => waiting.once('exit', r));
+    assert.equal(code, 0, stderr);
+    assert.match(stderr, /waiting for it to finish/);
+    assert.equal(JSON.parse(stdout.trim().split('\n').pop()!).files, 3);
     await new Promise((r) => (holder.exitCode === null ? holder.once('exit', r) : r(null)));
   });
 
@@ -143,6 +152,45 @@ describe('writer lock: one writer per store across processes', function () {
       assert.deepEqual(await passageIds(store), cleanIds, `pair ${pair}: passages differ from a clean build`);
       fs.rmSync(store, { recursive: true, force: true });
     }
+  });
+
+  it('`docs-rag index` runs beside a running `docs-rag mcp --watch` end with exactly the passages of a clean build', async () => {
+    const folder = path.join(tmp, 'docs');
+    fs.mkdirSync(folder);
+    writeDocs(folder, 8);
+    const store = path.join(tmp, 'store');
+    // The server's catch-up run starts at once, together with the first `docs-rag index`.
+    const server = spawn(process.execPath, [path.join(ROOT, 'dist/cli.js'), 'mcp', '--folder', folder, '--store', store, '--watch'], { cwd: ROOT, stdio: ['pipe', 'pipe', 'pipe'] });
+    let serverErr = '';
+    server.stderr.on('data', (d) => (serverErr += d));
+    server.stdout.resume();
+    const cliErr: string[] = [];
+    try {
+      for (let round = 0; round < 5; round++) {
+        if (round > 0) {
+          // Changes the watcher sees (it runs after its 500 ms quiet time) while another `docs-rag index` runs.
+          fs.appendFileSync(path.join(folder, `doc-${round}.md`), `\n## Round ${round}\n\nA new paragraph about watcher round ${round} and locks.\n`);
+          fs.writeFileSync(path.join(folder, `new-${round}.md`), `# New ${round}\n\nA document added in round ${round} beside the watcher.\n`);
+          if (round === 3) fs.rmSync(path.join(folder, 'doc-7.md'));
+          await new Promise((r) => setTimeout(r, 450));
+        }
+        const r = await runCli(['index', folder, '--store', store, '--json']);
+        cliErr.push(r.stderr);
+        assert.equal(r.code, 0, `round ${round}: ${r.stderr}`);
+      }
+      // The catch-up run has happened (it always logs), so the two processes did write the same store.
+      const deadline = Date.now() + 60_000;
+      while (!/index updated/.test(serverErr) && Date.now() < deadline) await new Promise((r) => setTimeout(r, 100));
+      assert.match(serverErr, /index updated/);
+    } finally {
+      server.stdin.end();
+      await new Promise((r) => (server.exitCode === null ? server.once('exit', r) : r(null)));
+    }
+    for (const text of [serverErr, ...cliErr]) assert.doesNotMatch(text, /lance error|\.rs:\d+|commit conflict/i, text);
+    const clean = path.join(tmp, 'clean');
+    const c = await runCli(['index', folder, '--store', clean, '--json']);
+    assert.equal(c.code, 0, c.stderr);
+    assert.deepEqual(await passageIds(store), await passageIds(clean));
   });
 
   it('a store that already holds duplicate passages is repaired by the next run and says so', async () => {

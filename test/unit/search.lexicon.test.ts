@@ -14,7 +14,7 @@ import { createRetriever } from '../../src/rag/search';
 import { Lexicon, LEXICON_FILES, lexiconDir, loadLexicon, setLexiconDir, termKey } from '../../src/rag/search/lexicon';
 import { feedbackTerms } from '../../src/rag/search/prf';
 import { bridgeWeight } from '../../src/rag/search/termExpansion';
-import { coverage, synonymList, translationList } from '../../src/rag/search/termLists';
+import { coverage, rankTranslations, synonymList, translationList } from '../../src/rag/search/termLists';
 import type { SearchHit } from '../../src/rag/types';
 
 const FIX = path.join(__dirname, '../fixtures/lexicon/usr/share');
@@ -111,6 +111,15 @@ describe('lexicon: lookups', () => {
     assert.ok(t.text.includes('Cargo.toml'), 'identifiers carried over whole');
     assert.ok(translationList('two shifts', 'en', { perWord: 1 })!.added.includes('schichten'));
     assert.ok(translationList('Mindestlohn', 'de', { perWord: 1 })!.added.includes('minimum wage'));
+  });
+
+  it('translation: with a frequency in the target documents, the translations the documents use come first', () => {
+    // The dictionary's order for "vacation": ferien, urlaub, …; documents that say "Beurlaubung" and never "Ferien".
+    const counts = new Map([['beurlaubung', 12], ['urlaub', 3]]);
+    const ranked = translationList('vacation', 'en', { perWord: 1, frequency: (t) => counts.get(t) ?? 0 })!;
+    assert.deepEqual(ranked.added, ['beurlaubung']);
+    assert.deepEqual(translationList('vacation', 'en', { perWord: 1 })!.added, ['ferien'], 'without frequencies: the dictionary order');
+    assert.deepEqual(rankTranslations(['a', 'b', 'c'], (t) => (t === 'c' ? 1 : 0)), ['c', 'a', 'b'], 'stable among equals');
   });
 });
 
@@ -213,7 +222,10 @@ describe('retrieval with synonyms and translations (generated corpus)', function
     assert.equal(paths(br)[0], 'lohn.md', paths(br).join());
     const span = br.trace.find((s) => s.name === 'term-lists')!;
     assert.ok(span.notes?.some((n) => /^translation \(de\): mindestlohn/.test(n)), JSON.stringify(span));
-    assert.ok(span.notes?.some((n) => /translation=1 \(/.test(n)), 'boosted: its passages hold the question words');
+    assert.ok(span.notes?.some((n) => /translation=1\.33\d* \(/.test(n)), `boosted: its passages hold the question words (${span.notes})`);
+    // The question is about documents in the other language: its own lexical vector gets the lowest weight.
+    const fusion = br.trace.find((s) => s.name === 'fusion')!;
+    assert.ok(fusion.notes?.some((n) => /^vector weight 0\.10 .*question in the other language/.test(n)), JSON.stringify(fusion.notes));
   });
 
   it('default+prf runs the feedback list and notes it without document words', async () => {

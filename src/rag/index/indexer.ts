@@ -173,12 +173,15 @@ async function runIndex(engine: Engine, o: IndexOptions, progress: RunProgress):
   }
   const ctx: FileJobContext = { engine, keys, limits, full: o.full, signal, vocabulary, progress, enrichRun: new EnrichRun(), warnings };
   const files = await processFiles(plan, ctx, writer);
+  const mode = o.optimize ?? (o.paths ? 'debounced' : 'now');
+  // The parser workers' memory goes back before the vocabulary recount and optimize, the peak of a large run. Watcher
+  // updates (debounced optimize, few files) keep their warm workers.
+  if (mode === 'now' || plan.add.length + plan.update.length > 20) await engine.releaseParsers();
   progress.lap('files');
 
   await vocabulary.finish(embedder, files.cancelled, signal);
   progress.lap('vocabulary');
 
-  const mode = o.optimize ?? (o.paths ? 'debounced' : 'now');
   const wrote = plan.remove.length + plan.add.length + plan.update.length > 0;
   if (mode === 'now' || recovery.recovered || !(await hasIndexes(store))) {
     progress.report('optimize');

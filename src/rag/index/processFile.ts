@@ -1,14 +1,16 @@
-// Third step of a run, for one added or changed file: hash → parse (in a worker) → chunk → (enrich) → compound parts →
-// embed (a slow embedder's vectors are left pending and filled after the run's text is written, fillVectors.ts). Returns what to write; the run's BatchWriter writes it. Parse errors become the file's status; embedder
+// Third step of a run, for one added or changed file: hash → parse (in a worker) → chunk → links → (enrich) → compound
+// parts → embed (a slow embedder's vectors are left pending and filled after the run's text is written,
+// fillVectors.ts). Returns what to write; the run's BatchWriter writes it. Parse errors become the file's status; embedder
 // errors are thrown (a model that is down fails every file alike, so the run stops).
 import * as path from 'path';
 import { chunkDocument } from '../chunk';
 import { embedBuiltin } from '../embed';
 import type { Engine } from '../engine';
 import { EnrichRun, enrichForIndex } from '../enrich';
+import { extractLinks, readLinkSource } from '../links';
 import type { FileRecord, FileStatus, FileUpdate } from '../store/types';
 import { embeddingText } from '../text/compounds';
-import { LoadError, type IndexedPassage } from '../types';
+import { LoadError, type IndexedPassage, type LinkRow } from '../types';
 import type { RunKeys } from './keys';
 import { expectedKey, hashFile, recordKey, type Candidate, type IngestLimits } from './plan';
 import type { RunProgress } from './progress';
@@ -55,6 +57,7 @@ export async function processFile(c: Candidate, ctx: FileJobContext): Promise<Fi
     return { kind: 'unchanged', record: { ...previous, size: entry.size, mtimeMs: entry.mtimeMs } };
   }
   let passages: IndexedPassage[];
+  let links: LinkRow[];
   let key = keys.full;
   try {
     const doc = await engine.parsers().parse(entry.abs, {
@@ -67,6 +70,8 @@ export async function processFile(c: Candidate, ctx: FileJobContext): Promise<Fi
     // The semantic strategy's breakpoints come from the builtin lexical sketch, whatever the index's embedder.
     passages = chunkDocument(doc, { path: entry.path, fileHash: hash }, config.chunk, { embedText: embedBuiltin });
     if (passages.length === 0) throw new LoadError('no-text', 'no extractable text');
+    // The file's rows of the reference graph (links/): model-free, written and removed with its passages.
+    links = extractLinks(passages, { path: entry.path, format: doc.format, raw: await readLinkSource(entry.abs, doc.format), titles: doc.title ? [doc.title] : [] });
     if (signal?.aborted) return { kind: 'cancelled' };
     // Opt-in LLM enrichments (config.enrich, see src/rag/enrich): contextual indexText, abstractive L0/L1 summaries, cached.
     if (keys.enrich) {
@@ -88,7 +93,7 @@ export async function processFile(c: Candidate, ctx: FileJobContext): Promise<Fi
   ctx.vocabulary.learn(entry.path, passages);
   const record: FileRecord = { ...base, embedder: key, hash, status: 'indexed', reason: '', passages: passages.length };
   // A slow embedder's vectors are filled after the text is written (fillVectors.ts): keyword search works first.
-  if (embedder.deferVectors) return { kind: 'indexed', fresh: !previous, update: { record, passages, vectors: [], vectorsPending: true } };
+  if (embedder.deferVectors) return { kind: 'indexed', fresh: !previous, update: { record, passages, vectors: [], vectorsPending: true, links } };
   progress.report('embed', entry.path);
   const vectors: Float32Array[] = [];
   const t0 = Date.now();
@@ -99,7 +104,7 @@ export async function processFile(c: Candidate, ctx: FileJobContext): Promise<Fi
   }
   progress.embedMs += Date.now() - t0;
   progress.passagesEmbedded += passages.length;
-  return { kind: 'indexed', fresh: !previous, update: { record, passages, vectors } };
+  return { kind: 'indexed', fresh: !previous, update: { record, passages, vectors, links } };
 }
 
 /**

@@ -3,6 +3,7 @@ import type { Embedder, Lang, Level, SearchHit } from '../types';
 import type { IndexStore } from '../store/types';
 import { reciprocalRankFusion, weightedFusion } from './fusion';
 import { adaptiveVectorWeight } from './vectorWeight';
+import { withoutStopWords } from './lexicon';
 import type { Tracer } from './trace';
 import { timed } from './trace';
 import { embeddingText } from '../text/compounds';
@@ -48,6 +49,8 @@ export interface WeightedKeywordList {
   /** Full-text column searched (the query's own language unless set). */
   lang?: Lang;
   weight: number;
+  /** The list searches the other language's column (translations of the question). */
+  otherLanguage?: boolean;
   /** Final weight from this list's hits and the question's first keyword list (e.g. by query-word coverage). */
   adjust?: (own: SearchHit[], queryKeyword: SearchHit[]) => number;
   /** Set by gatherCandidates: the weight used and the number of hits (for the trace). */
@@ -73,11 +76,17 @@ export async function gatherCandidates(store: IndexStore, embedder: Embedder, r:
   // English one. They hold disjoint passages, so their lists are fused by rank, the query's language weighted higher.
   const parts = r.keywordParts?.trim();
   const keywordSearch = async (q: string): Promise<KeywordLists> => {
+    // The German column's query without German function words its analyzer keeps ("gibt", "gilt", "darf", "welche"):
+    // question words, not what a passage is about. A German question searches the English column without them as well:
+    // the English analyzer does not know them ("die", "was", "man" are English words there). Likewise an English
+    // question's function words are left out of the German column's query ("most", "will", "after" are German words there).
+    const qdeBase = withoutStopWords(q, 'de');
+    const qde = ftsLang === 'en' ? withoutStopWords(qdeBase, 'en') : qdeBase;
     const [de, en] = await Promise.all([
       r.germanColumn === false
         ? Promise.resolve([] as SearchHit[])
-        : store.fullTextSearch(parts ? `${q} ${parts}` : q, { k: r.candidates, lang: 'de', ...filter }),
-      store.fullTextSearch(q, { k: r.candidates, lang: 'en', ...filter }),
+        : store.fullTextSearch(parts ? `${qde} ${parts}` : qde, { k: r.candidates, lang: 'de', ...filter }),
+      store.fullTextSearch(ftsLang === 'de' ? qde : q, { k: r.candidates, lang: 'en', ...filter }),
     ]);
     return { de, en };
   };
@@ -87,7 +96,15 @@ export async function gatherCandidates(store: IndexStore, embedder: Embedder, r:
     Promise.all([
       Promise.all(keywordTexts.map(keywordSearch)),
       exactText && ftsLang && !(ftsLang === 'en' && r.germanColumn === false) ? store.fullTextSearch(exactText, { k: r.candidates, lang: ftsLang === 'de' ? 'en' : 'de', phrases: true, ...filter }) : Promise.resolve([] as SearchHit[]),
-      Promise.all(weighted.map((w) => store.fullTextSearch(w.text, { k: r.candidates, lang: w.lang === 'other' ? undefined : (w.lang ?? ftsLang), ...filter }))),
+      // A list for the German column is not searched when the index has no German passage (e.g. translations of an
+      // English question over English documents): it could find nothing.
+      Promise.all(
+        weighted.map((w) =>
+          (w.lang ?? ftsLang) === 'de' && r.germanColumn === false
+            ? Promise.resolve([] as SearchHit[])
+            : store.fullTextSearch(w.text, { k: r.candidates, lang: w.lang === 'other' ? undefined : (w.lang ?? ftsLang), ...filter }),
+        ),
+      ),
     ]),
   );
   const vectorRun = (async () => {
@@ -151,6 +168,7 @@ export async function gatherCandidates(store: IndexStore, embedder: Embedder, r:
       const perQuery: SearchHit[][] = [];
       // The question's own keyword ranking (both columns fused), against which an extra list's weight is adjusted.
       let firstKeyword: SearchHit[] = [];
+      let listWeights = weighted.map((w) => w.weight);
       r.queries.forEach((text, i) => {
         // The keyword lists of one query (both language columns, exact tokens) are fused first, so the vector list is
         // weighed against one keyword ranking whatever the number of columns.
@@ -165,14 +183,22 @@ export async function gatherCandidates(store: IndexStore, embedder: Embedder, r:
           }
           const nonEmpty = lists.map((l, j) => [l, weights[j]] as const).filter(([l]) => l.length > 0);
           k = nonEmpty.length === 1 ? nonEmpty[0][0].map((h) => ({ ...h })) : reciprocalRankFusion(nonEmpty.map(([l]) => l), r.rrfK, nonEmpty.map(([, w]) => w));
-          if (i === 0) firstKeyword = k;
+          if (i === 0) {
+            firstKeyword = k;
+            // The extra lists' weights are known once the question's own keyword ranking is (the bridge's depends on it).
+            listWeights = weighted.map((w, j) => (w.adjust ? w.adjust(weightedHits[j], firstKeyword) : w.weight));
+          }
         }
         const v = r.vector ? vec.lists[i] : undefined;
         let w = r.rrfVectorWeight ?? 1;
+        // A list in the other language that counts more than its base weight: the question is about documents in the
+        // other language, which the builtin embedder's lexical vector of the question's own words cannot find, so the
+        // vector list gets the lowest weight of the range (EVALUATION.md, w14 section).
+        const crossLanguage = i === 0 && weighted.some((l, j) => l.otherLanguage && listWeights[j] > l.weight);
         if (k && v && r.adaptiveVectorWeight && r.fusion === 'rrf') {
           const a = adaptiveVectorWeight(text, k, v, r.adaptiveVectorWeight, w);
-          w = a.weight;
-          weightNotes.push(`vector weight ${w.toFixed(2)} (keyword coverage ${a.coverage.toFixed(2)}, top-10 overlap ${a.overlap.toFixed(1)})`);
+          w = crossLanguage ? r.adaptiveVectorWeight[0] : a.weight;
+          weightNotes.push(`vector weight ${w.toFixed(2)} (keyword coverage ${a.coverage.toFixed(2)}, top-10 overlap ${a.overlap.toFixed(1)}${crossLanguage ? ', question in the other language' : ''})`);
         }
         if (k && v) perQuery.push(r.fusion === 'weighted' ? weightedFusion(k, v, r.alpha) : reciprocalRankFusion([k, v], r.rrfK, [1, w]));
         else perQuery.push((k ?? v ?? []).map((h) => ({ ...h })));
@@ -187,7 +213,7 @@ export async function gatherCandidates(store: IndexStore, embedder: Embedder, r:
       const weights = perQuery.map(() => 1);
       weighted.forEach((w, i) => {
         const own = weightedHits[i];
-        const weight = w.adjust ? w.adjust(own, firstKeyword) : w.weight;
+        const weight = r.queries.length ? listWeights[i] : w.weight;
         w.used = { weight, hits: own.length };
         if (weight > 0 && own.length) {
           perQuery.push(own);

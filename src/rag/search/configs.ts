@@ -2,9 +2,10 @@
 // `createRetriever(engine, {config, overrides})` picks one and applies overrides.
 import type { Level } from '../types';
 import type { AugmentSettings } from './augment';
+import { LINK_DEFAULTS, type LinkSettings } from './links';
 
 /** Context augmentation for answers (parent section, neighbours, document expansion) comes from AugmentSettings. */
-export interface SearchSettings extends AugmentSettings {
+export interface SearchSettings extends AugmentSettings, LinkSettings {
   /** Default number of results. */
   k: number;
   /** Candidates taken from each of the keyword and vector lists. */
@@ -34,6 +35,11 @@ export interface SearchSettings extends AugmentSettings {
   otherLanguageWeight: number;
   /** RRF weight of the keyword list of the query's exact tokens (file names, flags, § references), searched in both columns. */
   exactTokenWeight: number;
+  /**
+   * Spelling tolerance: German question words the index's vocabulary does not know are searched as their nearest known
+   * word (one edit away) or as a compound with one corrected part (text/spelling.ts), in the German column.
+   */
+  spelling: boolean;
   /** Model-free expansion of the query (German compound splitting + stems) as an extra keyword list. */
   lexicalExpansion: boolean;
   /** Thesaurus expansion (OpenThesaurus / WordNet): the question's words plus synonyms as a separately weighted keyword list. */
@@ -44,7 +50,12 @@ export interface SearchSettings extends AugmentSettings {
   synonymsWithQuery: boolean;
   /** German↔English dictionary bridge: translated content words as a keyword list searched in the other language's column. */
   bridge: boolean;
-  /** Weight of the translated list (0: left out), and its weight when its passages cover the question better than the question's own list. */
+  /**
+   * Weight of the translated list (0: left out), and its weight when its passages cover the question better than the
+   * question's own list: the question is then about documents in the other language, and the roles of the languages swap
+   * — the translated list counts as the documents' language (1) against the question's own lists counted as the other
+   * language's (otherLanguageWeight), i.e. 1 / 0.75 relative to them (EVALUATION.md, w14 section).
+   */
   bridgeWeight: number;
   bridgeBoostWeight: number;
   /** The translated list gets the higher weight when its coverage exceeds the own list's by more than this share. */
@@ -101,6 +112,7 @@ export const BASE_SETTINGS: SearchSettings = {
   levels: undefined,
   otherLanguageWeight: 0.75,
   exactTokenWeight: 1,
+  spelling: true,
   lexicalExpansion: false,
   synonyms: false,
   synonymWeight: 0.15,
@@ -108,7 +120,7 @@ export const BASE_SETTINGS: SearchSettings = {
   synonymsWithQuery: true,
   bridge: true,
   bridgeWeight: 0,
-  bridgeBoostWeight: 1,
+  bridgeBoostWeight: 1 / 0.75,
   bridgeMargin: 0,
   bridgePerWord: 3,
   prf: false,
@@ -137,15 +149,16 @@ export const BASE_SETTINGS: SearchSettings = {
   summaryDocThreshold: 0.35,
   summaryMaxSections: 40,
   llmTimeoutMs: 30_000,
+  ...LINK_DEFAULTS,
 };
 
 /** Partial settings per named configuration, applied over BASE_SETTINGS. */
 export const NAMED_CONFIGS: Record<string, { description: string; settings: Partial<SearchSettings> }> = {
-  bm25: { description: 'LanceDB full-text search only (language-specific analysis)', settings: { vector: false, bridge: false } },
-  vector: { description: 'vector search only', settings: { keyword: false } },
+  bm25: { description: 'LanceDB full-text search only (language-specific analysis)', settings: { vector: false, bridge: false, links: false } },
+  vector: { description: 'vector search only', settings: { keyword: false, links: false } },
   hybrid: {
     description: 'full-text + vector, plain reciprocal rank fusion (k = 60, equal weights), no other stage',
-    settings: { rrfVectorWeight: 1, adaptiveVectorWeight: false, bridge: false },
+    settings: { rrfVectorWeight: 1, adaptiveVectorWeight: false, bridge: false, links: false },
   },
   default: {
     description:
@@ -162,11 +175,17 @@ export const NAMED_CONFIGS: Record<string, { description: string; settings: Part
     description: 'default, also returning hits that lie inside another hit of the same file (section and its own passage)',
     settings: { collapseNested: false },
   },
+  'default-spelling': { description: 'default without the spelling tolerance (unknown German words corrected against the index vocabulary)', settings: { spelling: false } },
   'default+synonyms': { description: 'default + thesaurus synonyms (OpenThesaurus / WordNet) as a weighted keyword list', settings: { synonyms: true } },
   'default-bridge': { description: 'default without the German-English dictionary bridge (translated terms in the other column)', settings: { bridge: false } },
+  'default+all-lists': {
+    description: 'default with every model-free list on: thesaurus synonyms and pseudo-relevance feedback besides both columns, exact tokens, compound parts, spelling and the bridge (latency bench)',
+    settings: { synonyms: true, prf: true },
+  },
   'default+prf': { description: 'default + pseudo-relevance feedback (RM3-style terms from the top passages)', settings: { prf: true } },
   'default+dedupe': { description: 'default + near-duplicate removal', settings: { dedupe: true } },
   'default+mmr': { description: 'default + MMR diversity', settings: { mmr: true } },
+  'default-no-links': { description: 'default without following the reference graph (links table) for multi-part, relational and comparative questions', settings: { links: false } },
   'default-levels-all': { description: 'default, searching L0-L2 for every query', settings: { levels: [0, 1, 2] } },
   'default-l2-only': { description: 'default, passages (L2) only', settings: { levels: [2] } },
   'default+rerank': { description: 'default + LLM reranker (needs a chat model)', settings: { rerank: true } },

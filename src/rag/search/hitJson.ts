@@ -21,6 +21,8 @@ export interface HitJson {
   heading: string;
   headingPath: string[];
   id: string;
+  /** Brought in by an edge of the reference graph: the id of the hit it was reached from, the edge's kind and direction. */
+  via?: SearchHit['via'];
 }
 
 /** How recognised text is labelled wherever a passage or citation is shown. */
@@ -52,6 +54,7 @@ export function hitToJson(h: SearchHit): HitJson {
     if (p.loc.endLine !== undefined) out.endLine = p.loc.endLine;
   }
   if (p.loc.ocrConfidence !== undefined) out.ocr = { note: OCR_NOTE, confidence: p.loc.ocrConfidence };
+  if (h.via) out.via = { ...h.via };
   if (h.hybridScore !== undefined) out.hybridScore = Math.round(h.hybridScore * 1e6) / 1e6;
   return out;
 }

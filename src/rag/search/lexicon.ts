@@ -60,6 +60,11 @@ export function isStopWord(word: string, lang: LexLang): boolean {
   return STOP[lang].has(word.toLowerCase());
 }
 
+/** The text with the words of the stop list of `lang` removed; words inside identifiers (`Cargo.toml`, `opt-level`) stay. */
+export function withoutStopWords(text: string, lang: LexLang): string {
+  return text.replace(/(?<![\p{L}\p{N}_.\-])\p{L}+(?![\p{L}\p{N}_.\-])/gu, (w) => (STOP[lang].has(w.toLowerCase()) ? ' ' : w));
+}
+
 /** Lower-cased word tokens (letters and digits). */
 export function words(text: string): string[] {
   return (text.toLowerCase().match(/[\p{L}\p{N}]+/gu) ?? []);

@@ -11,6 +11,8 @@ import type { SearchSettings } from './configs';
 import { hypotheticalDocument, multiQuery } from './expand';
 import { lexicalVariant } from './lexical';
 import { compoundParts } from '../text/compounds';
+import { spellingTerms } from '../text/spelling';
+import { stem } from './lexicon';
 import { currentVocabulary } from '../store/vocabulary';
 import { capPerDocument, dropNearDuplicates } from './dedupe';
 import { describeModelFailure } from '../llm/chatCall';
@@ -19,6 +21,7 @@ import { collapseNested } from './nested';
 import { prfStage } from './prf';
 import { expansionLists, noteListWeights } from './termExpansion';
 import { LlmReranker } from './rerank';
+import { keepLinkedTogether, linkStage, linkTrigger } from './links';
 import { Tracer } from './trace';
 import type { QueryAnalysis, Reranker, RetrievalContext, RetrievalResult, RetrieveOptions, Retriever } from './types';
 
@@ -100,7 +103,7 @@ export class PipelineRetriever implements Retriever {
     const s = this.deps.settings;
     const { passages } = await q.tracer.span(
       'augmentation',
-      () => augmentHits(this.deps.engine.store, hits, s),
+      () => augmentHits(this.deps.engine.store, keepLinkedTogether(hits), s),
       (r) => ({ ...r.stats, passages: r.passages.length }),
     );
     // The answering model's own token counts when it has a tokenizer (VS Code), else the estimate.
@@ -135,7 +138,7 @@ class ChunkFlow implements Flow {
       const v = lexicalVariant(q.query, q.analysis.lang, vocab ?? new Map());
       if (v) keywordOnly.push(v);
     }
-    const weightedKeyword = expansionLists(q.query, q.analysis.lang, s, q.tracer);
+    const weightedKeyword = expansionLists(q.query, q.analysis.lang, s, q.tracer, vocab && vocab.size > 0 ? (t) => germanFrequency(t, vocab) : undefined);
     let hits = await gatherCandidates(
       this.deps.engine.store,
       this.deps.engine.embedder,
@@ -164,6 +167,8 @@ class ChunkFlow implements Flow {
       const o = { docs: s.prfDocs, terms: s.prfTerms, weight: s.prfWeight, rrfK: s.rrfK, candidates: Math.max(s.candidates, q.k), levels: q.analysis.levels };
       hits = await prfStage(this.deps.engine.store, q.query, q.analysis.lang, hits, o, q.tracer);
     }
+    const trigger = s.links ? linkTrigger(q.analysis, s.linkTriggers) : undefined;
+    if (trigger) hits = await linkStage(this.deps.engine.store, hits, { ...s, levels: q.analysis.levels }, trigger, q.tracer);
     hits = await rerankStage(this.deps, q, hits);
     if (s.dedupe) {
       hits = await q.tracer.span(
@@ -328,8 +333,12 @@ async function mmrStage(deps: PipelineDeps, q: QueryRun, hits: SearchHit[]): Pro
 
 /** What both flows give the candidate search: the query's compound parts, exact tokens and the language weights. */
 function languageLists(q: QueryRun, vocab: ReturnType<typeof currentVocabulary>, s: SearchSettings) {
-  const keywordParts = vocab ? compoundParts(q.query, vocab) : '';
-  if (keywordParts) q.tracer.note('analysis', `compound parts: ${keywordParts.split(' ').length}`);
+  const compound = vocab ? compoundParts(q.query, vocab) : '';
+  if (compound) q.tracer.note('analysis', `compound parts: ${compound.split(' ').length}`);
+  // Words the German vocabulary does not know, corrected against it (German questions only: the vocabulary is German).
+  const spelling = vocab && s.spelling && q.analysis.lang === 'de' ? spellingTerms(q.query, vocab, (w) => stem(w, 'de')) : '';
+  if (spelling) q.tracer.note('analysis', `spelling: ${spelling}`);
+  const keywordParts = [compound, spelling].filter(Boolean).join(' ');
   return {
     keywordParts,
     // An empty vocabulary means the index has no German passage: its column is not searched.
@@ -338,6 +347,12 @@ function languageLists(q: QueryRun, vocab: ReturnType<typeof currentVocabulary>,
     otherLanguageWeight: s.otherLanguageWeight,
     exactTokenWeight: s.exactTokenWeight,
   };
+}
+
+/** Occurrences of a German term in the index's vocabulary (a phrase: its rarest counted word; 0 when never seen). */
+function germanFrequency(term: string, vocab: NonNullable<ReturnType<typeof currentVocabulary>>): number {
+  const counted = (term.toLowerCase().match(/\p{L}+/gu) ?? []).filter((w) => w.length >= 4);
+  return counted.length ? Math.min(...counted.map((w) => vocab.get(w) ?? 0)) : 0;
 }
 
 function fallback(q: QueryRun, span: string, stage: string, err: unknown): void {

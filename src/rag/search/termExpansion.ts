@@ -7,7 +7,14 @@ import { coverage, queryGroups, synonymList, translationList, type TermList } fr
 import type { Tracer } from './trace';
 
 /** What the settings ask for; the lists are empty when both are off or the query has no known content words. */
-export function expansionLists(query: string, lang: Lang, s: SearchSettings, tracer: Tracer): WeightedKeywordList[] {
+export function expansionLists(
+  query: string,
+  lang: Lang,
+  s: SearchSettings,
+  tracer: Tracer,
+  /** Occurrences of a German term in the index (its vocabulary): German translations are chosen by it. */
+  germanFrequency?: (term: string) => number,
+): WeightedKeywordList[] {
   if (!s.keyword || (!s.synonyms && !s.bridge)) return [];
   const start = performance.now();
   const lists: WeightedKeywordList[] = [];
@@ -20,7 +27,7 @@ export function expansionLists(query: string, lang: Lang, s: SearchSettings, tra
     }
   }
   if (s.bridge) {
-    const tr = translationList(query, lang, { perWord: s.bridgePerWord });
+    const tr = translationList(query, lang, { perWord: s.bridgePerWord, frequency: lang === 'de' ? undefined : germanFrequency });
     if (tr) {
       built.push(tr);
       const own = queryGroups(query, lang);
@@ -28,6 +35,7 @@ export function expansionLists(query: string, lang: Lang, s: SearchSettings, tra
         name: 'translation',
         text: tr.text,
         lang: tr.lang,
+        otherLanguage: true,
         weight: s.bridgeWeight,
         // The translated list counts more when its passages hold more of the question's words (translated) than the
         // passages of the question's own keyword list do: the question is then about documents in the other language.
@@ -54,5 +62,10 @@ export function bridgeWeight(translated: number, own: number, s: Pick<SearchSett
 /** After the search: the weight each list got (the bridge's depends on the hits). */
 export function noteListWeights(lists: WeightedKeywordList[], tracer: Tracer): void {
   if (lists.length === 0) return;
-  tracer.note('term-lists', `weights: ${lists.map((l) => `${l.name ?? 'list'}=${l.used ? `${l.used.weight} (${l.used.hits} hits)` : l.weight}`).join(', ')}`);
+  tracer.note('term-lists', `weights: ${lists.map((l) => `${l.name ?? 'list'}=${l.used ? `${round2(l.used.weight)} (${l.used.hits} hits)` : round2(l.weight)}`).join(', ')}`);
+}
+
+
+function round2(x: number): number {
+  return Math.round(x * 100) / 100;
 }

@@ -27,6 +27,12 @@ export interface SynonymOptions {
 export interface TranslationOptions {
   /** Translations per content word (or per two-word English term). */
   perWord: number;
+  /**
+   * How often a translation occurs in the documents of the target language (e.g. the index's German vocabulary). With
+   * it, the dictionary's translations of a word are ranked by that count, those the documents never use last: the sense
+   * the documents use comes first ("employer" → Arbeitgeber rather than Brotherr).
+   */
+  frequency?: (term: string) => number;
 }
 
 /** Tokens with inner dots or underscores, or inner capitals: names of files, settings, products. */
@@ -100,7 +106,7 @@ export function translationList(query: string, queryLang: Lang, o: TranslationOp
     }
     const g = new Set<string>();
     if (found) {
-      for (const t of found.slice(0, o.perWord)) {
+      for (const t of rankTranslations(found, o.frequency).slice(0, o.perWord)) {
         for (const w of words(t)) if (isContentWord(w, to)) g.add(stem(w, to));
         if (!seen.has(t)) {
           seen.add(t);
@@ -125,6 +131,13 @@ export function translationList(query: string, queryLang: Lang, o: TranslationOp
   }
   if (added.length === 0) return undefined;
   return { kind: 'translation', lang: to, text: [...added, ...carried].join(' '), added, groups };
+}
+
+/** Translations by their frequency in the target documents (stable: the dictionary's order among equals). */
+export function rankTranslations(targets: string[], frequency?: (term: string) => number): string[] {
+  if (!frequency) return targets;
+  const f = new Map(targets.map((t) => [t, frequency(t)]));
+  return [...targets].sort((a, b) => f.get(b)! - f.get(a)!);
 }
 
 /**

@@ -6,7 +6,7 @@ import * as path from 'node:path';
 import * as lancedb from '@lancedb/lancedb';
 import type { Connection, Table } from '@lancedb/lancedb';
 import { BooleanQuery, Index, MatchQuery, Occur, PhraseQuery, type FullTextQuery } from '@lancedb/lancedb';
-import type { EmbedderInfo, Lang, Level, Passage, SearchHit } from '../types';
+import type { EmbedderInfo, Lang, Level, LinkRow, Passage, SearchHit } from '../types';
 import type {
   FileRecord, FileUpdate, FullTextOptions, IndexMeta, IndexStore, PendingVector, SearchFilter, VectorOptions,
 } from './types';
@@ -18,6 +18,8 @@ import {
 import { PARTS_MARK, withParts, withoutParts } from '../text/compounds';
 import { withCommitRetry } from './retry';
 import { toArrowTable } from './arrowRows';
+import { LINKS_TABLE, LinksTable, type LinkCounts } from './links';
+import type { ResolvedLink } from '../links/resolve';
 
 /** Vector search and MMR see only passages whose vector is filled (a slow embedder's are filled after the text). */
 const FILLED = 'vectorPending = false';
@@ -113,12 +115,14 @@ export class LanceStore implements IndexStore {
   private passages: Table | null = null;
   private files: Table | null = null;
   private filesCache: { version: number; byPath: Map<string, FileRecord> } | null = null;
+  private links: LinksTable;
 
   constructor(
     readonly dir: string,
     private readonly db: Connection,
   ) {
     this.metaCache = readMeta(dir);
+    this.links = new LinksTable(db, null, (n) => this.openIfComplete(n));
   }
 
   async init(): Promise<void> {
@@ -127,6 +131,7 @@ export class LanceStore implements IndexStore {
     const names = await this.db.tableNames();
     if (names.includes(FILES_TABLE)) this.files = await this.openIfComplete(FILES_TABLE);
     if (names.includes(PASSAGES_TABLE)) this.passages = await this.openIfComplete(PASSAGES_TABLE);
+    if (names.includes(LINKS_TABLE)) this.links = new LinksTable(this.db, await this.openIfComplete(LINKS_TABLE), (n) => this.openIfComplete(n));
   }
 
   /** Read from disk each time (another process, e.g. the CLI next to the extension, may have changed it). */
@@ -178,6 +183,7 @@ export class LanceStore implements IndexStore {
     // Order matters for crash safety: meta is written last, so a killed reset is simply redone.
     if (names.includes(FILES_TABLE)) await this.db.dropTable(FILES_TABLE);
     if (names.includes(PASSAGES_TABLE)) await this.db.dropTable(PASSAGES_TABLE);
+    await this.links.drop();
     this.filesCache = null;
     fs.rmSync(path.join(this.dir, VECTOR_INDEX_FILE), { force: true });
     this.files = await this.db.createEmptyTable(FILES_TABLE, filesSchema(), { existOk: true });
@@ -275,6 +281,9 @@ export class LanceStore implements IndexStore {
           .execute(data),
       );
     }
+    // The links after the passages and before the records: a crash in between leaves records that do not match the
+    // passages' hash, which the repair of the next run removes (links included) and redoes.
+    await this.links.replace(updates.map((u) => ({ path: u.record.path, fileHash: u.record.hash, rows: u.links ?? [] })));
     await this.upsertRecords(updates.map((u) => ({ ...u.record, passages: u.passages.length })));
   }
 
@@ -288,6 +297,7 @@ export class LanceStore implements IndexStore {
       const data = arrowRows(passagesSchema(dim), rows);
       await withCommitRetry(() => table.add(data));
     }
+    await this.links.replace(updates.map((u) => ({ path: u.record.path, fileHash: u.record.hash, rows: u.links ?? [] })), true);
     await this.upsertRecords(updates.map((u) => ({ ...u.record, passages: u.passages.length })));
   }
 
@@ -311,6 +321,7 @@ export class LanceStore implements IndexStore {
   async recordFileStatuses(records: FileRecord[]): Promise<void> {
     if (records.length === 0) return;
     const withoutPassages = records.filter((r) => r.status !== 'indexed');
+    await this.links.removePaths(withoutPassages.map((r) => r.path));
     if (withoutPassages.length > 0 && this.passages) {
       const table = this.passages;
       for (const chunk of chunks(withoutPassages.map((r) => r.path), IN_CHUNK)) {
@@ -328,7 +339,8 @@ export class LanceStore implements IndexStore {
     if (paths.length === 0) return;
     for (const chunk of chunks(paths, IN_CHUNK)) {
       const where = sqlIn('path', chunk);
-      // Passages first: a crash in between leaves a record without passages, which the next run redoes or removes.
+      // Links and passages first: a crash in between leaves a record without passages, which the next run redoes or removes.
+      await this.links.removePaths(chunk);
       if (this.passages) {
         const table = this.passages;
         await withCommitRetry(() => table.delete(where));
@@ -357,6 +369,11 @@ export class LanceStore implements IndexStore {
     }
     for (const [p, rec] of records) {
       if (rec.status === 'indexed' && (counts.get(p) ?? 0) !== rec.passages) bad.add(p);
+    }
+    // Links of another version of a file (or of a file without a record) go with it.
+    for (const [p, hashes] of await this.links.fileHashes()) {
+      const rec = records.get(p);
+      if (!rec || rec.status !== 'indexed' || [...hashes].some((h) => h !== rec.hash)) bad.add(p);
     }
     let removed = 0;
     for (const p of bad) removed += counts.get(p) ?? 0;
@@ -669,13 +686,29 @@ export class LanceStore implements IndexStore {
       await this.ensureIndexes();
       await withCommitRetry(() => table.optimize({ cleanupOlderThan: keepFrom, deleteUnverified }));
     }
+    await this.links.optimize(currentVersionTime, deleteUnverified);
     const files = await this.openFiles();
     if (!files) return;
     const filesKeepFrom = await currentVersionTime(files);
     await withCommitRetry(() => files.optimize({ cleanupOlderThan: filesKeepFrom, deleteUnverified }));
   }
 
+  /** Resolved edges of the reference graph leaving or reaching these passages. */
+  async linksOf(ids: string[]): Promise<ResolvedLink[]> {
+    return this.links.linksOf(ids);
+  }
+
+  /** Every row of the links table, unordered (tests, diagnostics). */
+  async scanLinks(): Promise<LinkRow[]> {
+    return this.links.all();
+  }
+
+  async linkCounts(): Promise<LinkCounts | null> {
+    return this.links.counts();
+  }
+
   async close(): Promise<void> {
+    this.links.close();
     this.passages?.close();
     this.files?.close();
     this.passages = null;

@@ -1,5 +1,9 @@
 // The seam between the indexer / retrieval stages and the LanceDB store.
-import type { EmbedderInfo, IndexedPassage, Lang, Level, Passage, SearchHit } from '../types';
+import type { EmbedderInfo, IndexedPassage, Lang, Level, LinkRow, Passage, SearchHit } from '../types';
+import type { ResolvedLink } from '../links/resolve';
+import type { LinkCounts } from './links';
+
+export type { ResolvedLink, LinkCounts };
 
 export type FileStatus = 'indexed' | 'skipped' | 'error';
 
@@ -61,6 +65,8 @@ export interface FileUpdate {
   passages: IndexedPassage[];
   /** One per passage; empty with `vectorsPending`. */
   vectors: Float32Array[];
+  /** The file's rows of the reference graph (links/extract.ts); written and removed with its passages. None: no links. */
+  links?: LinkRow[];
   /**
    * The passages are written with their text and keyword columns now and placeholder vectors marked pending; the
    * vectors are filled later (`pendingVectors` / `fillVectors`). Vector search never returns a pending passage.
@@ -147,6 +153,11 @@ export interface IndexStore {
    * at that moment).
    */
   rewriteKeywordParts?(paths: string[], parts: (text: string) => string, embed?: (texts: string[]) => Promise<Float32Array[]>): Promise<number>;
+
+  /** Resolved edges of the reference graph leaving or reaching these passages (one hop); [] for a store without links. */
+  linksOf?(ids: string[]): Promise<ResolvedLink[]>;
+  /** Size of the reference graph by kind; null when the store has no links table (built before it existed). */
+  linkCounts?(): Promise<LinkCounts | null>;
 
   /** Folds unindexed rows into the indexes and prunes old versions. Debounced by the caller. */
   optimize(options?: { /** Also delete files no version references (after a killed run). */ deleteUnverified?: boolean }): Promise<void>;

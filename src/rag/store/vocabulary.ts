@@ -5,17 +5,22 @@
 // the file changes.
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { countWords, type WordCounts } from '../text/compounds';
+import { countWords } from '../text/compounds';
+import type { WordList } from '../text/spelling';
 import type { Passage } from '../types';
 
 export const VOCABULARY_FILE = 'vocabulary.tsv';
 const HEADER = '# docs-rag vocabulary v1: word<TAB>occurrences in German passages';
 
-export class Vocabulary implements WordCounts {
+export class Vocabulary implements WordList {
   constructor(readonly counts: Map<string, number> = new Map()) {}
 
   get(word: string): number | undefined {
     return this.counts.get(word);
+  }
+
+  keys(): IterableIterator<string> {
+    return this.counts.keys();
   }
 
   get size(): number {

@@ -12,7 +12,8 @@ const DE_WORDS = new Set(
     'sie er es wir ihr ich du man sein seine seiner ihre ihrem ihren dieser diese dieses diesem diesen jeder jede ' +
     'jedes welche welcher welches wer was wo wann warum wieso weshalb mein meine kein keine keinen nicht mehr sowie ' +
     'soweit sofern insbesondere gilt gelten hierbei dabei dafür darüber worden sei seien bzw gemäß welchem welchen ' +
-    'wann wieviel viele wurden zwischen während unter ab ich mich mir dich dir uns euch nein ja doch denn weil obwohl'
+    'wann wieviel viele wurden zwischen während unter ab ich mich mir dich dir uns euch nein ja doch denn weil obwohl ' +
+    'wessen wem wen deren dessen'
   ).split(/\s+/),
 );
 

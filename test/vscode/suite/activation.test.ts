@@ -37,6 +37,10 @@ describe('activation', () => {
     const a = await api();
     assert.equal(a.engineLoadedAtActivation, false);
     await a.startup;
-    assert.ok(Object.keys(require.cache).some((id) => id.includes('@lancedb/lancedb')) || a.host.folders().length === 0, 'loaded once the index is used');
+    const lancedbLoaded = () => Object.keys(require.cache).some((id) => id.includes('@lancedb/lancedb'));
+    // The start-up index run happened in the indexing process; this host loads LanceDB to read (status, search).
+    assert.ok(a.host.worker.pid, 'the start-up run went to the indexing process');
+    await a.service.search('Urlaub', { k: 3 });
+    assert.ok(lancedbLoaded(), 'loaded once the index is searched');
   });
 });

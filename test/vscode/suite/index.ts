@@ -8,12 +8,14 @@ import { testResultsDir } from '../runner/driverClient';
 import { SUMMARY_FILE, type SuiteSummary } from '../runner/protocol';
 
 export async function run(): Promise<void> {
-  const mocha = new Mocha({ ui: 'bdd', timeout: 120_000, color: false, reporter: 'spec' });
+  // DOCS_RAG_TEST_GREP (in the runner's environment) runs only the matching tests, e.g. while working on one suite.
+  const mocha = new Mocha({ ui: 'bdd', timeout: 120_000, color: false, reporter: 'spec', grep: process.env.DOCS_RAG_TEST_GREP || undefined });
   // Define describe/it as globals, then load the spec modules in order (require keeps them lazy so the globals exist).
   mocha.suite.emit('pre-require', globalThis, 'docs-rag', mocha);
   require('./activation.test');
   require('./protocol.test');
   require('./indexing.test');
+  require('./indexProcess.test');
   require('./citations.test');
   require('./chat.test');
   require('./tool.test');

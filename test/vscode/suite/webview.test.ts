@@ -51,6 +51,25 @@ describe('Docs webview', () => {
     assert.ok(editor.document.getText(editor.selection).includes('31. März'));
   });
 
+  it('a result lists what it links to / what links to it (reference graph); a link opens its range', async () => {
+    const a = await api();
+    await search('stale artefacts rebuild Zephyr');
+    await waitUntil('a result with links', async () => (await waitFor('.result-link .result-link-anchor', view)).length > 0, 20_000, 500);
+    const withLinks = a.docsView.lastResults.find((r) => r.links?.length);
+    assert.ok(withLinks, 'a result carries links');
+    const link = withLinks.links!.find((l) => l.anchor === '.zephyr/cache');
+    assert.ok(link, `links: ${JSON.stringify(withLinks.links)}`);
+    assert.ok(link.label.startsWith('docs/build-cache.md:'), link.label);
+    const titles = await waitFor('.result-links-title', view);
+    assert.ok(titles.some((t) => t === 'Links to' || t === 'Linked from'), titles.join(', '));
+    const target = a.docsView.target(link.id);
+    assert.ok(target, 'the link has a target');
+    await click(`.result-link[data-id="${link.id}"]`, view);
+    const editor = await editorAt(target.location);
+    assert.equal(editor.document.uri.toString(), fileUri('docs/build-cache.md').toString());
+    assert.ok(editor.document.getText(editor.selection).includes('.zephyr/cache'));
+  });
+
   it('ask → streamed answer with citations; hover previews, click opens the range', async () => {
     const a = await api();
     const ended = new Promise<void>((resolve) => {

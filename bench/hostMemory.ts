@@ -1,0 +1,71 @@
+// Extension-host memory with a large index open and searched (issue 15): what the extension host holds when it only
+// reads an index (the indexing process writes it). Loads dist/engine.js the way the extension does (on first use),
+// opens the index, runs the search pipeline the Docs view uses for a set of queries, and reports the resident memory
+// before loading the engine, after opening the index, and after the searches (peak and end).
+// Usage: node --import tsx bench/hostMemory.ts <folder> <storeDir> [rounds]
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+
+const QUERIES = [
+  'diffusion tensor imaging of white matter in preterm infants',
+  'effect of vitamin D on bone density',
+  'risk factors for myocardial infarction',
+  'gene expression in breast cancer cells',
+  'Urlaubsanspruch Arbeitnehmer Kündigung',
+  'antibiotic resistance in hospital infections',
+  'T cell activation and cytokines',
+  'what causes insulin resistance',
+  'mortality after hip fracture in elderly',
+  'stem cell differentiation markers',
+];
+
+const mb = (n: number) => Math.round(n / 1048576);
+const hwm = () => Number(/VmHWM:\s+(\d+)/.exec(fs.readFileSync('/proc/self/status', 'utf8'))?.[1] ?? 0) / 1024;
+
+async function main(): Promise<void> {
+  const [folder, storeDir, roundsArg] = process.argv.slice(2);
+  if (!folder || !storeDir) throw new Error('usage: bench/hostMemory.ts <folder> <storeDir> [rounds]');
+  const rounds = Number(roundsArg ?? 5);
+  global.gc?.();
+  const before = process.memoryUsage().rss;
+  // eslint-disable-next-line @typescript-eslint/no-require-imports
+  const m = require(path.resolve(__dirname, '../dist/engine.js')) as typeof import('../src/views/engineBundle');
+  const engine = await m.engine.openEngine({ folder, storeDir });
+  const passages = await engine.store.countPassages();
+  const opened = process.memoryUsage().rss;
+  const retriever = m.search.createRetriever(engine, { config: 'default' });
+  const ms: number[] = [];
+  let peak = 0;
+  for (let r = 0; r < rounds; r++) {
+    for (const q of QUERIES) {
+      const t0 = performance.now();
+      const res = await retriever.retrieve(q, { k: 10 });
+      ms.push(performance.now() - t0);
+      if (res.hits.length === 0) throw new Error(`no hits for "${q}"`);
+      peak = Math.max(peak, process.memoryUsage().rss);
+    }
+  }
+  const endUsage = process.memoryUsage();
+  const end = endUsage.rss;
+  await engine.close();
+  ms.sort((a, b) => a - b);
+  console.log(
+    JSON.stringify({
+      passages,
+      searches: ms.length,
+      'search ms (median)': Math.round(ms[ms.length >> 1]),
+      'rss before engine MB': mb(before),
+      'rss index open MB': mb(opened),
+      'rss after searches MB': mb(end),
+      'rss peak while searching MB': mb(peak),
+      'process peak (VmHWM) MB': Math.round(hwm()),
+      'growth (peak - before) MB': mb(peak - before),
+      'JS heap / external / arrayBuffers at end MB': `${mb(endUsage.heapUsed)} / ${mb(endUsage.external)} / ${mb(endUsage.arrayBuffers)}`,
+    }),
+  );
+}
+
+main().catch((err: unknown) => {
+  console.error(err);
+  process.exitCode = 1;
+});

@@ -1,0 +1,36 @@
+// `docs-rag index` on Linux runs in a child of the command with the indexing malloc settings (INDEXING_MALLOC_ENV:
+// MALLOC_ARENA_MAX=2, 128 KB mmap/trim thresholds). glibc otherwise gives each allocating thread its own arena (up to
+// 8 per core) and keeps freed memory in them; with LanceDB's threads and the parser workers that was the largest part of
+// a big run's peak resident memory (BENCHMARKS.md, "Indexing process and memory", issue 15). The variables only take
+// effect at process start, hence the child. The launcher forwards SIGTERM/SIGHUP and the exit code; the
+// child exits when the launcher goes away (IPC channel closed), so killing the command stops the run.
+import { spawn } from 'node:child_process';
+import * as os from 'node:os';
+import { INDEXING_MALLOC_ENV } from '../indexProcess/protocol';
+
+const MARK = 'DOCS_RAG_RELAUNCHED';
+
+/** Runs the command again with the indexing malloc settings; undefined when it runs here (not Linux, MALLOC_ARENA_MAX set). */
+export function relaunchWithFewArenas(): Promise<number> | undefined {
+  if (process.env[MARK]) {
+    // The child: stop with the launcher.
+    process.on('disconnect', () => process.exit(130));
+    process.channel?.unref();
+    return undefined;
+  }
+  if (process.platform !== 'linux' || process.env.MALLOC_ARENA_MAX) return undefined;
+  return new Promise((resolve) => {
+    const child = spawn(process.execPath, [...process.execArgv, ...process.argv.slice(1)], {
+      stdio: ['inherit', 'inherit', 'inherit', 'ipc'],
+      env: { ...INDEXING_MALLOC_ENV, ...process.env, [MARK]: '1' },
+    });
+    // Ctrl+C reaches the child directly (same process group); forwarding it too would count as a second Ctrl+C.
+    process.on('SIGINT', () => undefined);
+    for (const s of ['SIGTERM', 'SIGHUP'] as const) process.on(s, () => child.kill(s));
+    child.on('error', (err) => {
+      process.stderr.write(`docs-rag: could not start the indexing process (${err.message})\n`);
+      resolve(1);
+    });
+    child.on('exit', (code, signal) => resolve(code ?? 128 + (signal ? (os.constants.signals[signal] ?? 0) : 0)));
+  });
+}

@@ -1,0 +1,43 @@
+// Messages between the extension host and its indexing process (src/indexProcess/main.ts), over Node's IPC channel.
+// Plain JSON data only. Neutral: imports neither `vscode` nor the engine's modules (types only).
+import type { EngineConfigOverrides } from '../rag/engine';
+import type { IndexProgress, IndexRunResult } from '../rag/index/indexer';
+
+/**
+ * glibc malloc settings of every indexing process (the extension's child, `docs-rag index` on Linux), measured in
+ * BENCHMARKS.md ("Indexing process and memory"): two arenas instead of one per allocating thread (LanceDB's, the
+ * parsers'), and blocks of 128 KB and more mapped on their own and trimmed, so what a step frees (a batch, an index
+ * build) goes back to the system instead of staying in the arenas. They take effect only at process start.
+ */
+export const INDEXING_MALLOC_ENV: Readonly<Record<string, string>> = {
+  MALLOC_ARENA_MAX: '2',
+  MALLOC_MMAP_THRESHOLD_: '131072',
+  MALLOC_TRIM_THRESHOLD_: '131072',
+};
+
+/** One index the process may write: a workspace folder and its store, with the engine settings. */
+export interface FolderSpec {
+  /** Stable key (the folder's URI). */
+  key: string;
+  name: string;
+  folder: string;
+  storeDir: string;
+  config: EngineConfigOverrides;
+}
+
+export type ToChild =
+  /** The folders and settings (sent at start and whenever settings, trust or workspace folders change). */
+  | { type: 'configure'; folders: FolderSpec[] }
+  | { type: 'run'; id: number; key: string; full?: boolean; paths?: string[] }
+  | { type: 'cancel'; id: number }
+  /** Cancel everything, close the engines and exit. */
+  | { type: 'shutdown' };
+
+export type FromChild =
+  | { type: 'ready'; pid: number }
+  /** A merged run of one folder starts (several requests may share it). */
+  | { type: 'started'; key: string; what: string }
+  | { type: 'progress'; id: number; progress: IndexProgress }
+  | { type: 'result'; id: number; result: IndexRunResult }
+  | { type: 'error'; id: number; name: string; message: string }
+  | { type: 'log'; level: 'info' | 'warn' | 'error'; message: string };
