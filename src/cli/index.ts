@@ -82,6 +82,8 @@ function extras(r: IndexRunResult): Record<string, unknown> {
   if (r.cancelled) out.cancelled = true;
   if (r.recovered) out.recovered = true;
   if (r.repairedPassages) out.repairedPassages = r.repairedPassages;
+  if (r.vectors) out.vectors = r.vectors;
+  if (r.keywordReadyMs !== undefined) out.keywordReadyMs = r.keywordReadyMs;
   return out;
 }
 
@@ -90,6 +92,11 @@ function summary(r: IndexRunResult, storeDir: string): string {
     `${r.cancelled ? 'Cancelled' : 'Indexed'}: ${r.files} documents, ${r.chunks} passages in ${(r.ms / 1000).toFixed(1)} s ` +
       `(${r.added ?? 0} added, ${r.updated ?? 0} updated, ${r.removed ?? 0} removed, ${r.unchanged} unchanged).`,
   ];
+  if (r.keywordReadyMs !== undefined) lines.push(`Keyword search was ready after ${(r.keywordReadyMs / 1000).toFixed(1)} s.`);
+  if (r.vectors) {
+    const rest = r.vectors.total - r.vectors.filled;
+    lines.push(`Vectors: ${r.vectors.filled} of ${r.vectors.total}${rest > 0 ? ` (${rest} still pending; the next run fills them)` : ''}.`);
+  }
   if (r.recovered) {
     lines.push(
       `The index needed repair (an interrupted run, or passages its records did not account for)${r.repairedPassages ? `: ${r.repairedPassages} passages removed and their files indexed again` : ''}.`,
@@ -114,7 +121,9 @@ class ProgressBar {
     const frac = p.filesTotal > 0 ? Math.min(1, p.filesDone / p.filesTotal) : 0;
     const filled = Math.round(frac * width);
     const file = p.currentFile ? ` ${p.currentFile}`.slice(0, 40) : '';
-    const rate = p.passagesPerSec > 0 ? ` ${p.passagesPerSec} passages/s` : '';
+    const rate = p.phase === 'vectors' && p.vectors
+      ? ` ${p.vectors.filled} of ${p.vectors.total} (keyword search ready)`
+      : p.passagesPerSec > 0 ? ` ${p.passagesPerSec} passages/s` : '';
     const line = `[${'#'.repeat(filled)}${'-'.repeat(width - filled)}] ${p.filesDone}/${p.filesTotal} ${p.phase}${rate}${file}`;
     process.stderr.write(`\r${line.padEnd(process.stderr.columns ? process.stderr.columns - 1 : 100).slice(0, (process.stderr.columns ?? 101) - 1)}`);
   }

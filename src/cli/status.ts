@@ -32,6 +32,7 @@ export async function run(argv: string[]): Promise<number> {
       `Passages: ${passages.total} (L0 documents ${passages.L0}, L1 sections ${passages.L1}, L2 passages ${passages.L2})`,
       `Links: ${report.links} (${Object.entries(report.linksByKind).map(([k, n]) => `${k} ${n}`).join(', ')}; ${report.unresolvedLinks} not resolved: target not in the index)`,
       `Embedder: ${embedder ? `${embedder.id}:${embedder.model} (dimension ${embedder.dimension})` : 'none'}`,
+      `Vectors: ${report.vectors.filled} of ${report.vectors.total}${report.vectors.filled < report.vectors.total ? ` (keyword search covers every passage; ${report.running ? 'the running index run fills the rest' : `the next run fills the rest: docs-rag index ${folder}`})` : ''}`,
       `Last run: ${lastRun ? `${new Date(lastRun.finishedAt).toISOString()} (${((lastRun.finishedAt - lastRun.startedAt) / 1000).toFixed(1)} s, ${lastRun.errors} problems)` : 'never'}`,
     ];
     if (report.running) lines.push(`An index run is in progress (pid ${report.running.pid}).`);
@@ -53,6 +54,8 @@ export interface StatusReport {
   store: string;
   files: { total: number; indexed: number; skipped: number; error: number };
   passages: { total: number; L0: number; L1: number; L2: number };
+  /** Passages with their vector, of all (a slow embedder's vectors are filled after the text is written). */
+  vectors: { filled: number; total: number };
   /** Edges of the reference graph that resolve now (both ends in the index), by kind; 0 for a store built before links. */
   links: number;
   linksByKind: Record<LinkKind, number>;
@@ -78,6 +81,7 @@ export async function statusReport(store: IndexStore, folder: string, storeDir: 
     L1: await store.countPassages({ levels: [1] }),
     L2: await store.countPassages({ levels: [2] }),
   };
+  const vectors = store.vectorCounts ? await store.vectorCounts() : { filled: passages.total, total: passages.total };
   const graph = (await store.linkCounts?.()) ?? null;
   const problems = records.filter((r) => r.status !== 'indexed').map((r) => ({ path: r.path, status: r.status, reason: r.reason }));
   return {
@@ -86,6 +90,7 @@ export async function statusReport(store: IndexStore, folder: string, storeDir: 
     store: storeDir,
     files: { total: records.length, ...byStatus },
     passages,
+    vectors,
     links: graph?.links ?? 0,
     linksByKind: graph?.byKind ?? { link: 0, reference: 0, name: 0, definition: 0 },
     unresolvedLinks: graph?.unresolved ?? 0,

@@ -168,6 +168,12 @@ export interface Embedder {
    * never `embed`, for the query side.
    */
   embedQueries(texts: string[], signal?: AbortSignal): Promise<Float32Array[]>;
+  /**
+   * A slow embedder (a real model: local, Ollama): the indexer writes passages with their text and keyword columns
+   * first and fills their vectors afterwards, so keyword search works before every vector exists. A fast one (builtin)
+   * embeds inline.
+   */
+  readonly deferVectors?: boolean;
   /** Frees what the embedder holds (the local embedder's worker thread); the engine calls it on close. */
   close?(): Promise<void>;
 }

@@ -12,6 +12,7 @@ export interface IndexOutcome {
 }
 
 function progressText(folder: string, p: IndexProgress): string {
+  if (p.phase === 'vectors' && p.vectors) return `${folder}: vectors ${p.vectors.filled} of ${p.vectors.total} (keyword search is ready)`;
   const files = p.filesTotal ? `${p.filesDone}/${p.filesTotal} files` : '';
   const rate = p.passagesPerSec ? `, ${Math.round(p.passagesPerSec)} passages/s` : '';
   return `${folder}: ${p.phase} ${files}${rate}${p.currentFile ? ` — ${p.currentFile}` : ''}`;

@@ -26,7 +26,9 @@ export class IndexStatusBar implements vscode.Disposable {
     const state = this.host.state;
     if (state.kind === 'indexing') {
       const p = state.progress;
-      this.item.text = `$(sync~spin) Docs ${p && p.filesTotal ? `${p.filesDone}/${p.filesTotal}` : ''}`.trim();
+      // A slow embedder's vectors are filled after the text (keyword search already works): "vectors n/m".
+      const counts = p?.phase === 'vectors' && p.vectors ? `vectors ${p.vectors.filled}/${p.vectors.total}` : p && p.filesTotal ? `${p.filesDone}/${p.filesTotal}` : '';
+      this.item.text = `$(sync~spin) Docs ${counts}`.trim();
       this.item.tooltip = `Docs RAG: indexing ${state.folder}`;
       return;
     }

@@ -18,7 +18,10 @@ export async function statusSummary(host: EngineHost): Promise<ViewStatus> {
   const state = host.state;
   if (state.kind === 'indexing') {
     const p = state.progress;
-    const detail = p && p.filesTotal ? ` ${p.filesDone}/${p.filesTotal} files (${p.phase})` : '';
+    const detail =
+      p?.phase === 'vectors' && p.vectors
+        ? ` vectors: ${p.vectors.filled} of ${p.vectors.total} (keyword search is ready)`
+        : p && p.filesTotal ? ` ${p.filesDone}/${p.filesTotal} files (${p.phase})` : '';
     return { state: 'indexing', message: `Indexing ${state.folder}…${detail}`, folders: [] };
   }
   const all = await host.status();

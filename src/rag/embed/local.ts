@@ -107,6 +107,8 @@ interface Pending {
 
 export class LocalEmbedder implements Embedder {
   readonly id = 'local';
+  /** A real model: vectors are filled after the text is written (keyword search first). */
+  readonly deferVectors = true;
   /** The known model's name, or the absolute folder (recorded in the index; reopened from there). */
   readonly model: string;
   dimension = 0;

@@ -1,10 +1,12 @@
 // The incremental, crash-safe indexer, in steps: lock (indexFolder) → bind the embedder and recover (recover.ts) →
 // walk and plan (scan.ts) → process the changed files, a few in flight (processFile.ts), their results written in
-// batches by the run's only writer (batchWriter.ts) → vocabulary (runVocabulary.ts) → optimize → result.
+// batches by the run's only writer (batchWriter.ts) → vocabulary (runVocabulary.ts) → optimize → result; with a slow
+// embedder the text is written first and the vectors are filled afterwards in batches (fillVectors.ts).
 import type { Engine } from '../engine';
 import { EnrichRun, pruneEnrichCache } from '../enrich';
 import type { IndexStore } from '../store/types';
 import { BatchWriter } from './batchWriter';
+import { fillPendingVectors } from './fillVectors';
 import { runBounded } from './boundedRun';
 import { runKeys } from './keys';
 import type { IndexPlan } from './plan';
@@ -42,6 +44,10 @@ export interface IndexRunResult {
   warnings?: string[];
   /** Milliseconds spent per step of the run (diagnostics). */
   timings?: Record<string, number>;
+  /** Milliseconds until every file's text was written (keyword search ready); a slow embedder's vectors came after. */
+  keywordReadyMs?: number;
+  /** Passages with their vector, of all passages, when the run ended (a cancelled or failed fill leaves some pending). */
+  vectors?: { filled: number; total: number };
 }
 
 export interface IndexOptions {
@@ -59,8 +65,52 @@ export interface IndexOptions {
   onWait?: (holder: LockHolder) => void;
 }
 
-/** Indexes the engine's folder through its write queue (so runs, watcher updates and optimize never interleave). */
-export function indexFolder(engine: Engine, o: IndexOptions = {}): Promise<IndexRunResult> {
+/**
+ * Indexes the engine's folder through its write queue (so runs, watcher updates and optimize never interleave). With a
+ * slow embedder (`deferVectors`) the files' text is written first (keyword search works from then on, `keywordReadyMs`),
+ * then the pending vectors — this run's and any an earlier, killed or cancelled run left — are filled in batches, each
+ * its own queue job (progress phase 'vectors').
+ */
+export async function indexFolder(engine: Engine, o: IndexOptions = {}): Promise<IndexRunResult> {
+  const started = Date.now();
+  const progress = new RunProgress(o.onProgress);
+  const result = await writeText(engine, o, progress);
+  if (result.cancelled || !engine.store.vectorCounts) return finish(result, progress);
+  result.keywordReadyMs = result.ms;
+  const before = await engine.store.vectorCounts();
+  if (before.filled < before.total) {
+    const mode = o.optimize ?? (o.paths ? 'debounced' : 'now');
+    const fill = await fillPendingVectors(engine, {
+      signal: o.signal,
+      optimize: mode !== 'never',
+      onBatch: (counts) => {
+        progress.vectors = counts;
+        progress.report('vectors');
+      },
+    });
+    if (fill.stopped) result.cancelled = true;
+    // Every row the fill rewrote is new to the keyword indexes: fold them in (and train the vector index, now that no
+    // vector is a placeholder), like the text step did.
+    if (mode === 'now' && !fill.stopped) {
+      progress.report('optimize');
+      await engine.optimizeNow();
+    } else if (mode !== 'never') engine.scheduleOptimize();
+    progress.lap('vectors');
+    result.ms = Date.now() - started;
+  }
+  result.vectors = await engine.store.vectorCounts();
+  return finish(result, progress);
+}
+
+function finish(result: IndexRunResult, progress: RunProgress): IndexRunResult {
+  result.timings = progress.timings;
+  progress.filesDone = progress.filesTotal;
+  progress.report('done');
+  return result;
+}
+
+/** The run up to the written text (and, with an inline embedder, the vectors), under the writer lock. */
+function writeText(engine: Engine, o: IndexOptions, progress: RunProgress): Promise<IndexRunResult> {
   return engine.queue.run(async () => {
     const started = Date.now();
     let release: () => void;
@@ -72,7 +122,7 @@ export function indexFolder(engine: Engine, o: IndexOptions = {}): Promise<Index
       throw err;
     }
     try {
-      return await runIndex(engine, o);
+      return await runIndex(engine, o, progress);
     } finally {
       release();
     }
@@ -95,12 +145,11 @@ async function cancelledBeforeStart(engine: Engine, started: number): Promise<In
   };
 }
 
-async function runIndex(engine: Engine, o: IndexOptions): Promise<IndexRunResult> {
+async function runIndex(engine: Engine, o: IndexOptions, progress: RunProgress): Promise<IndexRunResult> {
   const started = Date.now();
   const { store, embedder, config } = engine;
   const signal = o.signal;
   const warnings = [...engine.warnings];
-  const progress = new RunProgress(o.onProgress);
   progress.report('scan');
   await embedder.init(signal);
   const info = { id: embedder.id, model: embedder.model, dimension: embedder.dimension };
@@ -145,9 +194,6 @@ async function runIndex(engine: Engine, o: IndexOptions): Promise<IndexRunResult
   // The enrichment cache keeps only what the indexed files use (a cancelled run asked for part of its files' keys only).
   const result = await summarise(engine, started, plan, files, recovery, warnings, { prune: !!keys.enrich && !files.cancelled });
   progress.lap('finish');
-  result.timings = progress.timings;
-  progress.filesDone = progress.filesTotal;
-  progress.report('done');
   return result;
 }
 

@@ -1,5 +1,6 @@
 // Third step of a run, for one added or changed file: hash → parse (in a worker) → chunk → links → (enrich) → compound
-// parts → embed. Returns what to write; the run's BatchWriter writes it. Parse errors become the file's status; embedder
+// parts → embed (a slow embedder's vectors are left pending and filled after the run's text is written,
+// fillVectors.ts). Returns what to write; the run's BatchWriter writes it. Parse errors become the file's status; embedder
 // errors are thrown (a model that is down fails every file alike, so the run stops).
 import * as path from 'path';
 import { chunkDocument } from '../chunk';
@@ -90,6 +91,9 @@ export async function processFile(c: Candidate, ctx: FileJobContext): Promise<Fi
   }
   if (previous) await ctx.vocabulary.forget(entry.path);
   ctx.vocabulary.learn(entry.path, passages);
+  const record: FileRecord = { ...base, pipelineKey: key, hash, status: 'indexed', reason: '', passages: passages.length };
+  // A slow embedder's vectors are filled after the text is written (fillVectors.ts): keyword search works first.
+  if (embedder.deferVectors) return { kind: 'indexed', fresh: !previous, update: { record, passages, vectors: [], vectorsPending: true, links } };
   progress.report('embed', entry.path);
   const vectors: Float32Array[] = [];
   const t0 = Date.now();
@@ -100,7 +104,6 @@ export async function processFile(c: Candidate, ctx: FileJobContext): Promise<Fi
   }
   progress.embedMs += Date.now() - t0;
   progress.passagesEmbedded += passages.length;
-  const record: FileRecord = { ...base, pipelineKey: key, hash, status: 'indexed', reason: '', passages: passages.length };
   return { kind: 'indexed', fresh: !previous, update: { record, passages, vectors, links } };
 }
 

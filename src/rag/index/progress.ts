@@ -1,10 +1,13 @@
 // Progress and step timings of one index run.
 export interface IndexProgress {
-  phase: 'scan' | 'parse' | 'embed' | 'write' | 'optimize' | 'done';
+  /** 'vectors': the text is written (keyword search works), a slow embedder's vectors are being filled. */
+  phase: 'scan' | 'parse' | 'embed' | 'write' | 'optimize' | 'vectors' | 'done';
   filesDone: number;
   filesTotal: number;
   currentFile?: string;
   passagesPerSec: number;
+  /** Passages with their vector, of all passages (phase 'vectors' and after). */
+  vectors?: { filled: number; total: number };
 }
 
 /** Counts of a run reported through `onProgress`, with the embedding rate. */
@@ -13,6 +16,7 @@ export class RunProgress {
   filesTotal = 0;
   passagesEmbedded = 0;
   embedMs = 0;
+  vectors?: { filled: number; total: number };
   /** Milliseconds per step (diagnostics, `IndexRunResult.timings`). */
   readonly timings: Record<string, number> = {};
   private mark = performance.now();
@@ -26,6 +30,7 @@ export class RunProgress {
       filesTotal: this.filesTotal,
       currentFile,
       passagesPerSec: this.embedMs > 0 ? Math.round((this.passagesEmbedded / this.embedMs) * 1000) : 0,
+      ...(this.vectors ? { vectors: { ...this.vectors } } : {}),
     });
   }
 

@@ -8,18 +8,52 @@ import type { Connection, Table } from '@lancedb/lancedb';
 import { BooleanQuery, Index, MatchQuery, Occur, PhraseQuery, type FullTextQuery } from '@lancedb/lancedb';
 import type { EmbedderInfo, Lang, Level, LinkRow, Passage, SearchHit } from '../types';
 import type {
-  FileRecord, FileUpdate, FullTextOptions, IndexMeta, IndexStore, SearchFilter, VectorOptions,
+  FileRecord, FileUpdate, FullTextOptions, IndexMeta, IndexStore, PendingVector, SearchFilter, VectorOptions,
 } from './types';
 import { readMeta, writeJsonAtomic, writeMeta } from './meta';
 import {
   FILES_TABLE, PASSAGE_COLUMNS, PASSAGES_TABLE, SCHEMA_VERSION, fileToRow, filesSchema, passageToRow, passagesSchema,
-  rowToFile, rowToPassage, sqlIn, sqlString, type PassageRow,
+  rowToFile, rowToPassage, sqlIn, sqlString, vectorFillSchema, type PassageRow,
 } from './schema';
-import { withParts, withoutParts } from '../text/compounds';
+import { PARTS_MARK, withParts, withoutParts } from '../text/compounds';
 import { withCommitRetry } from './retry';
 import { toArrowTable } from './arrowRows';
 import { LINKS_TABLE, LinksTable, type LinkCounts } from './links';
 import type { ResolvedLink } from '../links/resolve';
+
+/** Vector search and MMR see only passages whose vector is filled (a slow embedder's are filled after the text). */
+const FILLED = 'vectorPending = false';
+/** Whether a passages table has the `vectorPending` column (an index of schema 2 has not, until its next run rebuilds it). */
+const pendingColumn = new WeakMap<Table, Promise<boolean>>();
+function hasPendingColumn(table: Table): Promise<boolean> {
+  let known = pendingColumn.get(table);
+  if (!known) {
+    known = table.schema().then((sc) => sc.fields.some((f) => f.name === 'vectorPending'), () => false);
+    pendingColumn.set(table, known);
+  }
+  return known;
+}
+
+/** The passages table rows of some files' updates (placeholder zero vectors, marked pending, where `vectorsPending`). */
+function updateRows(updates: FileUpdate[], dim: number): PassageRow[] {
+  const rows: PassageRow[] = [];
+  for (const u of updates) {
+    if (u.vectorsPending) {
+      const zeros = new Float32Array(dim);
+      for (const p of u.passages) rows.push(passageToRow(p, zeros, true));
+      continue;
+    }
+    if (u.passages.length !== u.vectors.length) {
+      throw new Error(`${u.record.path}: ${u.passages.length} passages but ${u.vectors.length} vectors`);
+    }
+    for (let i = 0; i < u.passages.length; i++) {
+      const v = u.vectors[i];
+      if (v.length !== dim) throw new Error(`${u.record.path}: vector dimension ${v.length}, index expects ${dim}`);
+      rows.push(passageToRow(u.passages[i], v));
+    }
+  }
+  return rows;
+}
 
 function arrowRows(schema: ReturnType<typeof passagesSchema>, rows: Record<string, unknown>[]) {
   return toArrowTable(schema, rows) ?? lancedb.makeArrowTable(rows.map((r) => ({ ...r, vector: Array.from(r.vector as Float32Array) })), { schema });
@@ -230,17 +264,7 @@ export class LanceStore implements IndexStore {
     if (updates.length === 0) return;
     const table = this.passagesTable();
     const dim = this.requireMeta().embedder.dimension;
-    const rows = [];
-    for (const u of updates) {
-      if (u.passages.length !== u.vectors.length) {
-        throw new Error(`${u.record.path}: ${u.passages.length} passages but ${u.vectors.length} vectors`);
-      }
-      for (let i = 0; i < u.passages.length; i++) {
-        const v = u.vectors[i];
-        if (v.length !== dim) throw new Error(`${u.record.path}: vector dimension ${v.length}, index expects ${dim}`);
-        rows.push(passageToRow(u.passages[i], v));
-      }
-    }
+    const rows = updateRows(updates, dim);
     const paths = updates.map((u) => u.record.path);
     const schema = passagesSchema(dim);
     if (rows.length === 0) {
@@ -268,14 +292,7 @@ export class LanceStore implements IndexStore {
     if (updates.length === 0) return;
     const table = this.passagesTable();
     const dim = this.requireMeta().embedder.dimension;
-    const rows = [];
-    for (const u of updates) {
-      if (u.passages.length !== u.vectors.length) throw new Error(`${u.record.path}: ${u.passages.length} passages but ${u.vectors.length} vectors`);
-      for (let i = 0; i < u.passages.length; i++) {
-        if (u.vectors[i].length !== dim) throw new Error(`${u.record.path}: vector dimension ${u.vectors[i].length}, index expects ${dim}`);
-        rows.push(passageToRow(u.passages[i], u.vectors[i]));
-      }
-    }
+    const rows = updateRows(updates, dim);
     if (rows.length > 0) {
       const data = arrowRows(passagesSchema(dim), rows);
       await withCommitRetry(() => table.add(data));
@@ -418,7 +435,9 @@ export class LanceStore implements IndexStore {
     if (options.exact || index?.mode !== 'ivf' || index.nprobes === null) q = q.bypassVectorIndex();
     else q = q.nprobes(index.nprobes);
     const where = filterSql(options);
-    if (where) q = q.where(where);
+    const filled = (await hasPendingColumn(this.passages)) ? FILLED : undefined;
+    const all = [filled, where].filter((x): x is string => !!x).join(' AND ');
+    if (all) q = q.where(all);
     const rows = await q.limit(options.k).toArray();
     return rows.map((r) => {
       const hit: SearchHit = { passage: rowToPassage(r as Record<string, unknown>), score: 1 - Number(r._distance) };
@@ -450,8 +469,9 @@ export class LanceStore implements IndexStore {
   async getVectors(ids: string[]): Promise<Map<string, Float32Array>> {
     const out = new Map<string, Float32Array>();
     if (!this.passages || ids.length === 0) return out;
+    const filled = (await hasPendingColumn(this.passages)) ? `${FILLED} AND ` : '';
     for (const chunk of chunks([...new Set(ids)], IN_CHUNK)) {
-      const rows = await this.passages.query().where(sqlIn('id', chunk)).select(['id', 'vector']).toArray();
+      const rows = await this.passages.query().where(`${filled}${sqlIn('id', chunk)}`).select(['id', 'vector']).toArray();
       for (const r of rows) out.set(r.id as string, toFloat32(r.vector));
     }
     return out;
@@ -494,6 +514,7 @@ export class LanceStore implements IndexStore {
         }
         row.fts_en = r.fts_en;
         row.fts_de = next;
+        row.vectorPending = r.vectorPending;
         row.vector = toFloat32(r.vector);
         changed.push(row);
         texts.push(next);
@@ -501,7 +522,10 @@ export class LanceStore implements IndexStore {
       if (changed.length === 0) continue;
       if (embed) {
         const vectors = await embed(texts);
-        changed.forEach((row, i) => (row.vector = vectors[i]));
+        changed.forEach((row, i) => {
+          row.vector = vectors[i];
+          row.vectorPending = false;
+        });
       }
       const data = arrowRows(passagesSchema(dim), changed);
       await withCommitRetry(() => table.mergeInsert('id').whenMatchedUpdateAll().execute(data));
@@ -515,6 +539,38 @@ export class LanceStore implements IndexStore {
     if (!this.passages) return [];
     const rows = await this.passages.query().select(PASSAGE_COLUMNS).toArray();
     return rows.map((r) => rowToPassage(r as Record<string, unknown>));
+  }
+
+  async pendingVectors(limit: number): Promise<PendingVector[]> {
+    if (!this.passages || !(await hasPendingColumn(this.passages))) return [];
+    const rows = await this.passages.query().where('vectorPending = true').select(['id', 'lang', 'fts_en', 'fts_de']).limit(limit).toArray();
+    return rows.map((r) => {
+      if (r.lang !== 'de') return { id: r.id as string, indexText: r.fts_en as string };
+      const stored = r.fts_de as string;
+      const indexText = withoutParts(stored);
+      const parts = stored.slice(indexText.length + PARTS_MARK.length + 2); // after "\n<mark> " 
+      return { id: r.id as string, indexText, keywordParts: parts || undefined };
+    });
+  }
+
+  async fillVectors(items: { id: string; vector: Float32Array }[]): Promise<number> {
+    const table = this.passages;
+    if (!table || items.length === 0) return 0;
+    const dim = this.requireMeta().embedder.dimension;
+    for (const it of items) if (it.vector.length !== dim) throw new Error(`vector dimension ${it.vector.length}, index expects ${dim}`);
+    const data = arrowRows(vectorFillSchema(dim), items.map((it) => ({ id: it.id, vectorPending: false, vector: it.vector })));
+    // Only the vector columns of rows that still exist are written (one commit); the text stays as it is. (A condition
+    // such as `target.vectorPending = true` panics in LanceDB 0.37 with a partial schema; the caller reads and fills
+    // under the writer lock, so the rows cannot change in between.)
+    const r = await withCommitRetry(() => table.mergeInsert('id').whenMatchedUpdateAll().execute(data));
+    return Number(r.numUpdatedRows);
+  }
+
+  async vectorCounts(): Promise<{ filled: number; total: number }> {
+    if (!this.passages) return { filled: 0, total: 0 };
+    const total = await this.passages.countRows();
+    const filled = (await hasPendingColumn(this.passages)) ? await this.passages.countRows(FILLED) : total;
+    return { filled, total };
   }
 
   /** Names of the indexes on the passages table. */
@@ -540,7 +596,10 @@ export class LanceStore implements IndexStore {
     const built = this.vectorIndexInfo();
     const stale = built !== null && rows > 2 * built.rows; // grown a lot since training: retrain (or re-check) the partitions
     const missing = built === null || (built.mode === 'ivf' && !have.has('vector'));
-    if (rows >= VECTOR_INDEX_MIN_ROWS && (missing || stale)) await this.buildVectorIndex(table, rows);
+    // Never trained on placeholder vectors: the index is built once every vector is filled (the fill ends with optimize).
+    const check = rows >= VECTOR_INDEX_MIN_ROWS && (missing || stale) && (await hasPendingColumn(table));
+    const waiting = check ? await table.countRows('vectorPending = true') : 0;
+    if (rows >= VECTOR_INDEX_MIN_ROWS && (missing || stale) && waiting === 0) await this.buildVectorIndex(table, rows);
   }
 
   /**

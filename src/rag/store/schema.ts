@@ -1,11 +1,11 @@
 // Arrow schemas of our LanceDB tables and the conversions between rows and engine types.
-import { Field, FixedSizeList, Float32, Float64, Int32, Schema, Utf8 } from 'apache-arrow';
+import { Bool, Field, FixedSizeList, Float32, Float64, Int32, Schema, Utf8 } from 'apache-arrow';
 import type { DocFormat, IndexedPassage, Lang, Level, Passage, SourceLocation } from '../types';
 import type { FileRecord, FileStatus } from './types';
 import { withParts } from '../text/compounds';
 
 /** Bump when the table layout changes; an index with another version is rebuilt. */
-export const SCHEMA_VERSION = 2;
+export const SCHEMA_VERSION = 3;
 
 export const PASSAGES_TABLE = 'passages';
 export const FILES_TABLE = 'files';
@@ -42,6 +42,17 @@ export function passagesSchema(dimension: number): Schema {
     str('fts_en'),
     /** indexText of German passages plus their compound parts (text/compounds.ts), '' otherwise: German analysis. */
     str('fts_de'),
+    /** True while the vector is a placeholder (zeros): a slow embedder's vectors are filled after the text is written. */
+    new Field('vectorPending', new Bool(), false),
+    new Field('vector', new FixedSizeList(dimension, new Field('item', new Float32(), true)), false),
+  ]);
+}
+
+/** The columns a vector fill writes (merged into the passages by id). */
+export function vectorFillSchema(dimension: number): Schema {
+  return new Schema([
+    str('id'),
+    new Field('vectorPending', new Bool(), false),
     new Field('vector', new FixedSizeList(dimension, new Field('item', new Float32(), true)), false),
   ]);
 }
@@ -70,7 +81,8 @@ export type PassageRow = Record<string, unknown>;
 
 const orNull = (v: number | string | undefined): number | string | null => (v === undefined ? null : v);
 
-export function passageToRow(p: IndexedPassage, vector: Float32Array): PassageRow {
+/** `pending`: the vector is a placeholder, filled later (see `IndexStore.fillVectors`). */
+export function passageToRow(p: IndexedPassage, vector: Float32Array, pending = false): PassageRow {
   const german = p.lang === 'de';
   return {
     id: p.id,
@@ -96,6 +108,7 @@ export function passageToRow(p: IndexedPassage, vector: Float32Array): PassageRo
     ocrConfidence: orNull(p.loc.ocrConfidence),
     fts_en: german ? '' : p.indexText,
     fts_de: german ? withParts(p.indexText, p.keywordParts) : '',
+    vectorPending: pending,
     vector,
   };
 }

@@ -67,9 +67,22 @@ export interface IndexMeta {
 export interface FileUpdate {
   record: FileRecord;
   passages: IndexedPassage[];
+  /** One per passage; empty with `vectorsPending`. */
   vectors: Float32Array[];
   /** The file's rows of the reference graph (links/extract.ts); written and removed with its passages. None: no links. */
   links?: LinkRow[];
+  /**
+   * The passages are written with their text and keyword columns now and placeholder vectors marked pending; the
+   * vectors are filled later (`pendingVectors` / `fillVectors`). Vector search never returns a pending passage.
+   */
+  vectorsPending?: boolean;
+}
+
+/** A passage waiting for its vector: what the embedder embeds (indexText, German compound parts). */
+export interface PendingVector {
+  id: string;
+  indexText: string;
+  keywordParts?: string;
 }
 
 export interface IndexStore {
@@ -122,6 +135,15 @@ export interface IndexStore {
   addNewFiles?(updates: FileUpdate[]): Promise<void>;
   /** Creates missing keyword/scalar/vector indexes now (called after a new index's first write, so it answers at once). */
   ensureIndexes?(): Promise<void>;
+  /** Passages waiting for their vector (at most `limit`); without it every write carries its vectors. */
+  pendingVectors?(limit: number): Promise<PendingVector[]>;
+  /**
+   * Writes vectors of pending passages by id (one commit, the caller holds the writer lock between reading the pending
+   * passages and this); a passage removed meanwhile is left out. Returns the rows filled.
+   */
+  fillVectors?(items: { id: string; vector: Float32Array }[]): Promise<number>;
+  /** Passages with a real vector and all passages. */
+  vectorCounts?(): Promise<{ filled: number; total: number }>;
   /** Names of the indexes on the passages table; without it the indexer assumes they exist. */
   indexNames?(): Promise<string[]>;
   /**

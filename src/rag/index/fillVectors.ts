@@ -1,0 +1,87 @@
+// Last step of a run with a slow embedder (`Embedder.deferVectors`: local, Ollama): the passages were written with their
+// text, keyword columns and placeholder vectors marked pending, so keyword search already works. Their vectors are
+// computed here, in batches; each batch is one job of the engine's write queue under the writer lock (other runs and
+// watcher updates interleave between batches) and one commit, so a kill loses at most the batch in flight and the next
+// run continues where this one stopped. Vector search only ever sees filled vectors.
+import type { Engine } from '../engine';
+import { embeddingText } from '../text/compounds';
+import { acquireWriterLock, WriterLockAbortedError } from './writerLock';
+
+/** Passages embedded and written per batch (one queue job, one commit). */
+export const FILL_BATCH = 256;
+/**
+ * A filled row is rewritten, so it is new to the keyword indexes, and every unindexed row costs each keyword query about
+ * 0.14 ms (measured, see /work/shared/notes/lancedb.md). The fill folds them in (optimize, ~0.5–2 s) after this many
+ * rows: while vectors are filled a keyword query pays at most ~0.3 s more, and the fill spends a bounded share on it.
+ */
+export const FILL_OPTIMIZE_ROWS = 2048;
+
+export interface FillResult {
+  filled: number;
+  total: number;
+  /** Stopped by the signal (or the index was rebound to another embedder): the next run continues. */
+  stopped: boolean;
+}
+
+/**
+ * Fills the pending vectors of the engine's index until none is left. `onBatch` reports the counts after each batch.
+ * Embedder and store errors are thrown (what is filled stays filled).
+ */
+export async function fillPendingVectors(
+  engine: Engine,
+  o: {
+    signal?: AbortSignal;
+    batch?: number;
+    onBatch?: (counts: { filled: number; total: number }) => void;
+    /** Optimize every FILL_OPTIMIZE_ROWS filled rows (default true). */
+    optimize?: boolean;
+  } = {},
+): Promise<FillResult> {
+  const { store, embedder } = engine;
+  if (!store.pendingVectors || !store.fillVectors || !store.vectorCounts) return { filled: 0, total: 0, stopped: false };
+  const size = Math.max(1, o.batch ?? FILL_BATCH);
+  let counts = await store.vectorCounts();
+  o.onBatch?.(counts);
+  let unoptimized = 0;
+  while (counts.filled < counts.total) {
+    if (o.signal?.aborted) return { ...counts, stopped: true };
+    const done = await engine.queue.run(async () => {
+      let release: () => void;
+      try {
+        release = await acquireWriterLock(engine.storeDir, { wait: true, signal: o.signal, purpose: 'filling vectors' });
+      } catch (err) {
+        if (err instanceof WriterLockAbortedError) return -1;
+        throw err;
+      }
+      try {
+        // Another process may have rebound the index to another embedder meanwhile: never write this one's vectors there.
+        const bound = store.meta()?.embedder;
+        if (!bound || bound.id !== embedder.id || bound.model !== embedder.model || bound.dimension !== embedder.dimension) return -1;
+        const pending = await store.pendingVectors!(size);
+        if (pending.length === 0) return 0;
+        // A kill inside the commit leaves the mark: the next run cleans up what the killed write left on disk.
+        await store.markRun(true);
+        try {
+          const vectors = await embedder.embed(pending.map((p) => embeddingText(p, embedder.id)), o.signal);
+          if (o.signal?.aborted) return -1;
+          // 0 (nothing matched) ends the loop rather than reading the same rows again.
+          return await store.fillVectors!(pending.map((p, i) => ({ id: p.id, vector: vectors[i] })));
+        } finally {
+          await store.markRun(false);
+        }
+      } finally {
+        release();
+      }
+    });
+    counts = await store.vectorCounts();
+    o.onBatch?.(counts);
+    if (done < 0) return { ...counts, stopped: true };
+    if (done === 0) break;
+    unoptimized += done;
+    if (o.optimize !== false && unoptimized >= FILL_OPTIMIZE_ROWS && counts.filled < counts.total) {
+      unoptimized = 0;
+      await engine.optimizeNow();
+    }
+  }
+  return { ...counts, stopped: false };
+}

@@ -1,0 +1,159 @@
+// A slow embedder (local ONNX model, Ollama) gets its vectors after the text is written: keyword search works at once,
+// vector search sees only filled passages, status reports "vectors n of m", a stopped fill is continued by the next
+// run. Real parts: the tiny generated ONNX model through transformers.js, the real `ollama` client against the
+// Ollama-API test server, real LanceDB in temp folders.
+import * as assert from 'node:assert/strict';
+import * as fs from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import { TINY_MODEL_DIR } from '../../scripts/models/tinyEmbedding';
+import { statusReport } from '../../src/cli/status';
+import { openEngine, type Engine } from '../../src/rag/engine';
+import { fillPendingVectors } from '../../src/rag/index/fillVectors';
+import { indexFolder, type IndexProgress } from '../../src/rag/index/indexer';
+import { openStore } from '../../src/rag/store';
+import { startFakeOllama, type FakeOllama } from '../helpers/ollamaServer';
+import { runCliSource } from '../helpers/run';
+
+const DOCS: Record<string, string> = {
+  'urlaub.md': '# Urlaub\n\nDer Arbeitnehmer hat Anspruch auf bezahlten Erholungsurlaub von mindestens vierundzwanzig Werktagen.\n\n## Wartezeit\n\nDer volle Urlaubsanspruch entsteht erstmalig nach sechsmonatigem Bestehen des Arbeitsverhältnisses.\n',
+  'cargo.md': '# Cargo\n\nCargo is the Rust package manager. It downloads dependencies and compiles packages.\n\n## Workspaces\n\nA workspace shares one Cargo.lock and one output directory between its member packages.\n',
+  'pause.md': '# Ruhepausen\n\nDie Arbeit ist durch im Voraus feststehende Ruhepausen von mindestens dreißig Minuten zu unterbrechen.\n',
+  'build.md': '# Build scripts\n\nA build script is a file named build.rs placed in the root of a package; Cargo compiles and runs it before the package.\n',
+};
+
+function writeDocs(folder: string): void {
+  for (const [rel, text] of Object.entries(DOCS)) fs.writeFileSync(path.join(folder, rel), text);
+}
+
+describe('deferred vectors: keyword search first, vectors filled afterwards', function () {
+  this.timeout(300_000);
+  let tmp: string;
+  let folder: string;
+  const engines: Engine[] = [];
+  const open = async (storeDir: string, embed: Record<string, unknown>) => {
+    const e = await openEngine({ folder, storeDir, config: { embed }, embedderOverride: true });
+    engines.push(e);
+    return e;
+  };
+
+  beforeEach(() => {
+    tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'deferred-vectors-'));
+    folder = path.join(tmp, 'docs');
+    fs.mkdirSync(folder);
+    writeDocs(folder);
+  });
+  afterEach(async () => {
+    for (const e of engines.splice(0)) await e.close();
+    fs.rmSync(tmp, { recursive: true, force: true });
+  });
+
+  it('local model: keyword hits while every vector is pending, vector hits only from filled passages, the next run fills the rest', async () => {
+    const storeDir = path.join(tmp, 'store');
+    const engine = await open(storeDir, { provider: 'local', localModel: TINY_MODEL_DIR });
+    // Stop the run the moment its text is written and the fill is about to start.
+    const stop = new AbortController();
+    const phases: IndexProgress[] = [];
+    const first = await indexFolder(engine, {
+      signal: stop.signal,
+      onProgress: (p) => {
+        phases.push(p);
+        if (p.phase === 'vectors') stop.abort();
+      },
+    });
+    const atFill = phases.find((p) => p.phase === 'vectors');
+    assert.ok(atFill?.vectors, 'the run reports a vectors phase with counts');
+    assert.equal(atFill.vectors.filled, 0);
+    assert.ok(atFill.vectors.total >= 8, `passages written before any vector: ${atFill.vectors.total}`);
+    assert.ok(!phases.some((p) => p.phase === 'embed'), 'no file waits for its vectors');
+    assert.equal(first.cancelled, true);
+    assert.deepEqual(first.vectors, { filled: 0, total: first.chunks });
+    assert.equal(first.keywordReadyMs !== undefined, true);
+
+    // Another reader (as the CLI next to the extension would be): keyword search answers, vector search has nothing yet.
+    const reader = await openStore(storeDir);
+    try {
+      const kw = await reader.fullTextSearch('Erholungsurlaub Werktagen', { k: 5 });
+      assert.ok(kw.length > 0 && kw[0].passage.path === 'urlaub.md', 'keyword search finds the passage before its vector exists');
+      const [probe] = await engine.embedder.embedQueries(['Cargo workspace']);
+      assert.equal((await reader.vectorSearch(probe, { k: 100 })).length, 0, 'no placeholder vector is ever a vector hit');
+      const status = await statusReport(reader, folder, storeDir);
+      assert.deepEqual(status.vectors, { filled: 0, total: first.chunks });
+    } finally {
+      await reader.close();
+    }
+
+    const waiting = await engine.store.pendingVectors!(1000);
+    assert.equal(waiting.length, first.chunks);
+
+    // Part of the vectors: batches of 3, stopped after the first one.
+    const part = new AbortController();
+    const filled = await fillPendingVectors(engine, { batch: 3, signal: part.signal, onBatch: (c) => c.filled > 0 && part.abort() });
+    assert.equal(filled.stopped, true);
+    assert.equal(filled.filled, 3);
+    const all = await engine.store.getFilePassages('urlaub.md');
+    const ids = (await Promise.all(Object.keys(DOCS).map((p) => engine.store.getFilePassages(p)))).flat().map((p) => p.id);
+    assert.ok(all.length > 0);
+    const withVector = await engine.store.getVectors(ids);
+    assert.equal(withVector.size, 3, 'only filled passages have a vector to read');
+    const [q] = await engine.embedder.embedQueries(['Urlaub Arbeitnehmer']);
+    const hits = await engine.store.vectorSearch(q, { k: 100 });
+    assert.equal(hits.length, 3, 'vector search returns exactly the filled passages');
+    for (const h of hits) assert.ok(withVector.has(h.passage.id), `${h.passage.id} is a filled passage`);
+    assert.ok(hits.every((h) => Number.isFinite(h.score)));
+
+    // The next run changes nothing on disk but fills the rest.
+    const next = await indexFolder(engine);
+    assert.equal(next.unchanged, Object.keys(DOCS).length);
+    assert.deepEqual(next.vectors, { filled: next.chunks, total: next.chunks });
+    assert.equal((await engine.store.vectorSearch(q, { k: 100 })).length, next.chunks);
+    // Filled vectors are the model's document vectors of the passages' indexed text, as an inline embed gives them.
+    const sample = waiting.slice(0, 5);
+    const expected = await engine.embedder.embed(sample.map((w) => w.indexText));
+    const got = await engine.store.getVectors(sample.map((w) => w.id));
+    sample.forEach((w, i) => assert.deepEqual(Array.from(got.get(w.id)!), Array.from(expected[i])));
+  });
+
+  it('the builtin embedder embeds inline (no pending vectors, no vectors phase)', async () => {
+    const engine = await open(path.join(tmp, 'store'), { provider: 'builtin' });
+    const phases = new Set<string>();
+    const r = await indexFolder(engine, { onProgress: (p) => phases.add(p.phase) });
+    assert.ok(!phases.has('vectors'));
+    assert.ok(phases.has('embed'));
+    assert.deepEqual(r.vectors, { filled: r.chunks, total: r.chunks });
+    assert.equal(r.keywordReadyMs, r.ms);
+  });
+
+  describe('Ollama (real client, test server)', () => {
+    let server: FakeOllama;
+    beforeEach(async () => {
+      server = await startFakeOllama();
+    });
+    afterEach(async () => server.close());
+
+    it('writes the text before any /api/embed call of the passages, then fills; status and the CLI say "vectors: n of m"', async () => {
+      const storeDir = path.join(tmp, 'store');
+      const engine = await open(storeDir, { provider: 'ollama', model: 'nomic-embed-text', ollamaHost: server.url });
+      let embedsAtFill = -1;
+      const r = await indexFolder(engine, {
+        onProgress: (p) => {
+          if (p.phase === 'vectors' && embedsAtFill < 0) embedsAtFill = server.requests.filter((q) => q.path === '/api/embed').length;
+        },
+      });
+      // Only the dimension probe of init ran before the fill.
+      assert.equal(embedsAtFill, 1);
+      const documentCalls = server.requests.filter((q) => q.path === '/api/embed').slice(1);
+      assert.ok(documentCalls.length > 0);
+      assert.ok(documentCalls.every((q) => [q.body.input].flat().every((t: string) => t.startsWith('search_document: '))), 'passages get the document prefix');
+      assert.deepEqual(r.vectors, { filled: r.chunks, total: r.chunks });
+      await engine.close();
+      engines.splice(engines.indexOf(engine), 1);
+
+      const cli = await runCliSource(['status', '--folder', folder, '--store', storeDir]);
+      assert.equal(cli.code, 0, cli.stderr);
+      assert.match(cli.stdout, new RegExp(`Vectors: ${r.chunks} of ${r.chunks}\\n`));
+      const json = await runCliSource(['status', '--folder', folder, '--store', storeDir, '--json']);
+      assert.deepEqual(JSON.parse(json.stdout).vectors, { filled: r.chunks, total: r.chunks });
+    });
+  });
+});
