@@ -23,6 +23,7 @@ import { expansionLists, noteListWeights } from './termExpansion';
 import { LlmReranker } from './rerank';
 import { keepLinkedTogether, linkStage, linkTrigger } from './links';
 import { Tracer } from './trace';
+import { orderSiblingsByHeadings } from './structure';
 import type { QueryAnalysis, Reranker, RetrievalContext, RetrievalResult, RetrieveOptions, Retriever } from './types';
 
 /** What the retriever needs from the engine (C's Engine satisfies it). */
@@ -163,6 +164,7 @@ class ChunkFlow implements Flow {
       q.tracer,
     );
     noteListWeights(weightedKeyword, q.tracer);
+    if (s.headingWeight > 0) hits = orderSiblingsByHeadings(q.query, hits, s.headingWeight, s.rrfK);
     if (s.prf && s.keyword) {
       const o = { docs: s.prfDocs, terms: s.prfTerms, weight: s.prfWeight, rrfK: s.rrfK, candidates: Math.max(s.candidates, q.k), levels: q.analysis.levels };
       hits = await prfStage(this.deps.engine.store, q.query, q.analysis.lang, hits, o, q.tracer);
