@@ -40,6 +40,12 @@ describe('search: section headings among one file\'s hits', () => {
     assert.deepEqual(ids(orderSiblingsByHeadings(q, farApart, 0.1, 60)), ['§4', '§5']);
   });
 
+  it('leaves a hit brought by the reference graph and its seed at their places', () => {
+    const linked: SearchHit = { passage: rest, score: 0.0298, via: { seed: 'B', kind: 'reference', direction: 'out' } };
+    const hits = [hit(pauses, 0.03), hit(other, 0.0299), linked];
+    assert.deepEqual(ids(orderSiblingsByHeadings(q, hits, 0.1, 60)), ['§4', 'B', '§5']);
+  });
+
   it('is on in the default configuration and off in bm25 and default-headings', () => {
     assert.ok(resolveSettings('default').headingWeight > 0);
     assert.equal(resolveSettings('bm25').headingWeight, 0);

@@ -164,13 +164,14 @@ class ChunkFlow implements Flow {
       q.tracer,
     );
     noteListWeights(weightedKeyword, q.tracer);
-    if (s.headingWeight > 0) hits = orderSiblingsByHeadings(q.query, hits, s.headingWeight, s.rrfK);
     if (s.prf && s.keyword) {
       const o = { docs: s.prfDocs, terms: s.prfTerms, weight: s.prfWeight, rrfK: s.rrfK, candidates: Math.max(s.candidates, q.k), levels: q.analysis.levels };
       hits = await prfStage(this.deps.engine.store, q.query, q.analysis.lang, hits, o, q.tracer);
     }
     const trigger = s.links ? linkTrigger(q.analysis, s.linkTriggers) : undefined;
     if (trigger) hits = await linkStage(this.deps.engine.store, hits, { ...s, levels: q.analysis.levels }, trigger, q.tracer);
+    // After the links stage: a hit brought by an edge keeps its place (never above its seed).
+    if (s.headingWeight > 0) hits = orderSiblingsByHeadings(q.query, hits, s.headingWeight, s.rrfK);
     hits = await rerankStage(this.deps, q, hits);
     if (s.dedupe) {
       hits = await q.tracer.span(

@@ -29,8 +29,11 @@ export function orderSiblingsByHeadings(query: string, hits: SearchHit[], weight
   cov.sort((a, b) => b.c - a.c || a.i - b.i);
   const bonus = new Map(cov.map((x, r) => [x.i, weight / (k + r + 1)]));
   const places = new Map<string, number[]>();
-  hits.forEach((h, i) => places.set(h.passage.path, [...(places.get(h.passage.path) ?? []), i]));
-  const out: SearchHit[] = new Array(hits.length);
+  const out: SearchHit[] = [...hits];
+  // A hit brought by the reference graph (`via`) and the hit it was reached from keep their places: the neighbour must
+  // stay below its seed.
+  const seeds = new Set(hits.map((h) => h.via?.seed).filter((x) => x));
+  hits.forEach((h, i) => h.via || seeds.has(h.passage.id) || places.set(h.passage.path, [...(places.get(h.passage.path) ?? []), i]));
   for (const idx of places.values()) {
     const order = [...idx].sort((a, b) => hits[b].score + (bonus.get(b) ?? 0) - (hits[a].score + (bonus.get(a) ?? 0)) || a - b);
     idx.forEach((place, j) => (out[place] = { ...hits[order[j]], score: hits[place].score }));
