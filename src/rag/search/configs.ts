@@ -80,6 +80,11 @@ export interface SearchSettings extends AugmentSettings, LinkSettings {
    * and anything in it), only the more precise is returned, at the better rank (search/nested.ts). Off: both are returned.
    */
   collapseNested: boolean;
+  /**
+   * RRF weight of the heading list: candidates ranked by the share of the question's words in their section headings.
+   * It only reorders the hits of one file among that file's places in the ranking (search/structure.ts); 0 = off.
+   */
+  headingWeight: number;
   /** Drop hits mostly contained in a higher-ranked hit of the same file (section vs. its passage). */
   dedupe: boolean;
   dedupeThreshold: number;
@@ -134,6 +139,7 @@ export const BASE_SETTINGS: SearchSettings = {
   rerankBatchSize: 10,
   rerankThreshold: 0.1,
   collapseNested: true,
+  headingWeight: 0.1,
   dedupe: false,
   dedupeThreshold: 0.8,
   maxPerDocument: 0,
@@ -154,11 +160,11 @@ export const BASE_SETTINGS: SearchSettings = {
 
 /** Partial settings per named configuration, applied over BASE_SETTINGS. */
 export const NAMED_CONFIGS: Record<string, { description: string; settings: Partial<SearchSettings> }> = {
-  bm25: { description: 'LanceDB full-text search only (language-specific analysis)', settings: { vector: false, bridge: false, links: false } },
+  bm25: { description: 'LanceDB full-text search only (language-specific analysis)', settings: { vector: false, bridge: false, links: false, headingWeight: 0 } },
   vector: { description: 'vector search only', settings: { keyword: false, links: false } },
   hybrid: {
     description: 'full-text + vector, plain reciprocal rank fusion (k = 60, equal weights), no other stage',
-    settings: { rrfVectorWeight: 1, adaptiveVectorWeight: false, bridge: false, links: false },
+    settings: { rrfVectorWeight: 1, adaptiveVectorWeight: false, bridge: false, links: false, headingWeight: 0 },
   },
   default: {
     description:
@@ -185,6 +191,7 @@ export const NAMED_CONFIGS: Record<string, { description: string; settings: Part
   'default+prf': { description: 'default + pseudo-relevance feedback (RM3-style terms from the top passages)', settings: { prf: true } },
   'default+dedupe': { description: 'default + near-duplicate removal', settings: { dedupe: true } },
   'default+mmr': { description: 'default + MMR diversity', settings: { mmr: true } },
+  'default-headings': { description: 'default without ordering one file\'s hits by the question\'s words in their section headings', settings: { headingWeight: 0 } },
   'default-no-links': { description: 'default without following the reference graph (links table) for multi-part, relational and comparative questions', settings: { links: false } },
   'default-levels-all': { description: 'default, searching L0-L2 for every query', settings: { levels: [0, 1, 2] } },
   'default-l2-only': { description: 'default, passages (L2) only', settings: { levels: [2] } },

@@ -23,6 +23,7 @@ import { expansionLists, noteListWeights } from './termExpansion';
 import { LlmReranker } from './rerank';
 import { keepLinkedTogether, linkStage, linkTrigger } from './links';
 import { Tracer } from './trace';
+import { orderSiblingsByHeadings } from './structure';
 import type { QueryAnalysis, Reranker, RetrievalContext, RetrievalResult, RetrieveOptions, Retriever } from './types';
 
 /** What the retriever needs from the engine (C's Engine satisfies it). */
@@ -169,6 +170,8 @@ class ChunkFlow implements Flow {
     }
     const trigger = s.links ? linkTrigger(q.analysis, s.linkTriggers) : undefined;
     if (trigger) hits = await linkStage(this.deps.engine.store, hits, { ...s, levels: q.analysis.levels }, trigger, q.tracer);
+    // After the links stage: a hit brought by an edge keeps its place (never above its seed).
+    if (s.headingWeight > 0) hits = orderSiblingsByHeadings(q.query, hits, s.headingWeight, s.rrfK);
     hits = await rerankStage(this.deps, q, hits);
     if (s.dedupe) {
       hits = await q.tracer.span(
