@@ -72,3 +72,16 @@ export function sameRange(a: vscode.Range, b: vscode.Range): boolean {
 export function rangeText(r: vscode.Range): string {
   return `${r.start.line}:${r.start.character}-${r.end.line}:${r.end.character}`;
 }
+
+/**
+ * Waits until the watcher has delivered the changes a test made on disk and every run they queued has ended: `indexed`
+ * says when the index reflects the changes (which proves their events arrived); then no debounce may wait and no run
+ * may go on. Tests that assert the host's state or passage counts call it after writing files, so a late watcher run
+ * cannot land in the middle of what they measure.
+ */
+export async function quiet(a: DocsRagApi, what: string, indexed: () => Promise<boolean>, timeoutMs = 60_000): Promise<void> {
+  await waitUntil(what, async () => {
+    await a.host.idle();
+    return (await indexed()) && !a.watcher.hasPending() && !a.host.busy();
+  }, timeoutMs, 300);
+}

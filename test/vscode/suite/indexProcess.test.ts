@@ -6,10 +6,16 @@ import * as assert from 'node:assert/strict';
 import { promises as fs, readFileSync } from 'node:fs';
 import path from 'node:path';
 import * as vscode from 'vscode';
-import { api, fileUri, folder } from './helpers';
+import { api, fileUri, folder, quiet } from './helpers';
 
 const BULK = 'bulk-process';
 const BULK_FILES = 120;
+
+async function bulkFiles(): Promise<number> {
+  const a = await api();
+  const files = await (await a.host.engine(folder())).store.listFiles();
+  return files.filter((f) => f.path.startsWith(`${BULK}/`)).length;
+}
 
 function lockHolder(storeDir: string): number | undefined {
   try {
@@ -31,6 +37,8 @@ describe('indexing process', () => {
       const body = Array.from({ length: 6 }, (_, p) => `Absatz ${p} von Band ${i}: Der Pegelstand ${i * 7 + p} des Flusses wird täglich gemessen und im Register vermerkt.`).join('\n\n');
       await fs.writeFile(fileUri(`${BULK}/band-${i}.md`).fsPath, `# Band ${i}\n\n${body}\n`);
     }
+    // The watcher indexes the new files; its runs end before the tests measure the host's state and passage counts.
+    await quiet(a, 'the watcher indexed the bulk files', async () => (await bulkFiles()) === BULK_FILES);
   });
 
   after(async () => {
@@ -38,6 +46,7 @@ describe('indexing process', () => {
     await a.host.idle();
     await fs.rm(fileUri(BULK).fsPath, { recursive: true, force: true });
     await a.host.index(folder(), { paths: [BULK] });
+    await quiet(a, 'the bulk files left the index', async () => (await bulkFiles()) === 0);
   });
 
   it('runs every index job in a child process that holds the writer lock, and search answers while a job runs', async () => {
