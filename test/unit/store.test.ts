@@ -106,6 +106,31 @@ describe('LanceStore (real LanceDB in a temp dir)', () => {
     assert.deepEqual(hits.map((h) => h.passage.path), ['b.md']);
   });
 
+  it('keeps the keyword index covering the table when a write replaces most of its rows (a full rebuild)', async () => {
+    // 20 files x 100 passages, indexed; then every passage is replaced in two writes, as a full run's batches do.
+    const files = Array.from({ length: 20 }, (_, f) => `f${f}.md`);
+    const build = (round: string, only = files) =>
+      only.map((file) => {
+        const f = files.indexOf(file);
+        const ps = Array.from({ length: 100 }, (_, i) =>
+          passage(file, i, `${round} passage ${i} of file ${f} about shipping${f === 7 && i === 42 ? ' with a zebra crossing' : ''}`),
+        );
+        return { record: record(file, ps.length, `${round}-${file}`), passages: ps, vectors: ps.map((_, i) => vec(i)) };
+      });
+    await store.replaceFiles(build('old'));
+    await store.ensureIndexes();
+    await store.optimize();
+    assert.equal((await store.keywordIndexCoverage())?.share, 1);
+    for (const half of [files.slice(0, 10), files.slice(10)]) {
+      await store.replaceFiles(build('new', half));
+      const coverage = await store.keywordIndexCoverage();
+      assert.ok(coverage && coverage.share >= 0.25, `the keyword index covers ${coverage?.share} of the rows after a rebuild write`);
+    }
+    const hits = await store.fullTextSearch('zebra shipping', { k: 3, lang: 'en' });
+    assert.equal(hits[0]?.passage.path, 'f7.md');
+    assert.match(hits[0].passage.text, /^new passage 42 .*zebra/);
+  });
+
   it('vector search returns cosine similarity, filters by level and path, and loads vectors on request', async () => {
     const ps = [passage('a.md', 0, 'doc', 'en', 0), passage('a.md', 1, 'one'), passage('a.md', 2, 'two')];
     await store.replaceFile(record('a.md', 3), ps, [vec(0), vec(1), vec(2)]);

@@ -78,6 +78,17 @@ export const VECTOR_PROBE_SHARES = [1 / 8, 1 / 4, 3 / 8];
 export const VECTOR_RECALL_SAMPLE = 32;
 const VECTOR_INDEX_FILE = 'vector-index.json';
 const IN_CHUNK = 500;
+/**
+ * A LanceDB keyword (FTS) index is a snapshot: rows written after it are searched flat, with term statistics taken from
+ * the index alone. When the rows it covers are replaced (a full run, a re-split, a vector fill) its coverage falls, and
+ * near zero coverage BM25 ranks badly: a search during a full rebuild lost the best file entirely (eval workspace; test
+ * in store.test.ts). So before a write that replaces rows, the writer folds the rows written since into the index
+ * (optimize) when the write would leave it covering less than this share of the table and at least
+ * KEYWORD_FOLD_MIN_ROWS wait outside it: about one fold per full run (+5 s on the 10k-file bench, BENCHMARKS.md).
+ * Appends (new files) never lower the index's coverage of the old rows and are folded at the end of the run, as before.
+ */
+const KEYWORD_INDEX_MIN_COVERAGE = 0.25;
+const KEYWORD_FOLD_MIN_ROWS = 1000;
 
 /** vector-index.json: the build-time decision and the recall measurement behind it. */
 export interface VectorIndexInfo {
@@ -271,6 +282,7 @@ export class LanceStore implements IndexStore {
       await withCommitRetry(() => table.delete(sqlIn('path', paths)));
     } else {
       const data = arrowRows(schema, rows);
+      await this.keepKeywordIndexCovering(rows.length);
       // One commit: inserts new ids, updates kept ids, deletes this file's rows that are not in the new set.
       await withCommitRetry(() =>
         table
@@ -528,6 +540,7 @@ export class LanceStore implements IndexStore {
         });
       }
       const data = arrowRows(passagesSchema(dim), changed);
+      await this.keepKeywordIndexCovering(changed.length);
       await withCommitRetry(() => table.mergeInsert('id').whenMatchedUpdateAll().execute(data));
       rewritten += changed.length;
     }
@@ -562,6 +575,7 @@ export class LanceStore implements IndexStore {
     // Only the vector columns of rows that still exist are written (one commit); the text stays as it is. (A condition
     // such as `target.vectorPending = true` panics in LanceDB 0.37 with a partial schema; the caller reads and fills
     // under the writer lock, so the rows cannot change in between.)
+    await this.keepKeywordIndexCovering(items.length);
     const r = await withCommitRetry(() => table.mergeInsert('id').whenMatchedUpdateAll().execute(data));
     return Number(r.numUpdatedRows);
   }
@@ -667,6 +681,31 @@ export class LanceStore implements IndexStore {
     } catch {
       return null;
     }
+  }
+
+  /** Rows the keyword indexes cover and rows outside them (of the less covering of the two); null without an index. */
+  async keywordIndexCoverage(): Promise<{ indexed: number; unindexed: number; share: number } | null> {
+    const table = this.passages;
+    if (!table) return null;
+    let out: { indexed: number; unindexed: number; share: number } | null = null;
+    for (const name of ['fts_en_idx', 'fts_de_idx']) {
+      const stats = await table.indexStats(name);
+      if (!stats) continue;
+      const total = stats.numIndexedRows + stats.numUnindexedRows;
+      const share = total === 0 ? 1 : stats.numIndexedRows / total;
+      if (!out || share < out.share) out = { indexed: stats.numIndexedRows, unindexed: stats.numUnindexedRows, share };
+    }
+    return out;
+  }
+
+  /** See KEYWORD_INDEX_MIN_COVERAGE: called by the writer before a commit that replaces up to `replacing` rows. */
+  private async keepKeywordIndexCovering(replacing: number): Promise<void> {
+    const c = await this.keywordIndexCoverage();
+    if (!c || c.unindexed < KEYWORD_FOLD_MIN_ROWS) return;
+    if (c.indexed - replacing >= KEYWORD_INDEX_MIN_COVERAGE * (c.indexed + c.unindexed)) return;
+    const table = this.passagesTable();
+    const keepFrom = await currentVersionTime(table);
+    await withCommitRetry(() => table.optimize({ cleanupOlderThan: keepFrom, deleteUnverified: false }));
   }
 
   /**
