@@ -82,6 +82,17 @@ describe('lexicon: compiler on source excerpts', () => {
     assert.deepEqual(lex.get('en-de', termKey('minimum wage', 'en')), c.ding['en-de'].get(termKey('minimum wage', 'en')));
     assert.equal(lex.get('de', 'nothing'), undefined);
   });
+
+  it('lookups by section and whole key: prefixes, other sections, UTF-8 keys and a repeated key (last line wins)', () => {
+    const lex = Lexicon.parse(['# comment\tnot\tan entry', 'de\tarbeit\tjob|werk', 'de\tarbeitszeit\tdienstzeit', 'de-en\tarbeit\twork|labour', 'de\tübung\ttraining', 'de\tarbeit\tmühe', 'broken line', ''].join('\n'));
+    assert.deepEqual(lex.get('de', 'arbeit'), ['mühe']);
+    assert.deepEqual(lex.get('de-en', 'arbeit'), ['work', 'labour']);
+    assert.deepEqual(lex.get('de', 'übung'), ['training']);
+    assert.deepEqual(lex.get('de', 'arbeitszeit'), ['dienstzeit']);
+    assert.equal(lex.get('de', 'arbeits'), undefined);
+    assert.equal(lex.get('en', 'arbeit'), undefined);
+    assert.equal(lex.get('# comment', 'not'), undefined);
+  });
 });
 
 describe('lexicon: lookups', () => {

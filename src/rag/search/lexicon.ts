@@ -83,41 +83,76 @@ export function termKey(term: string, lang: LexLang): string {
     .join(' ');
 }
 
-/** One compiled word list: section ('de', 'en', 'de-en', 'en-de') → key → targets, best first. */
+/**
+ * One compiled word list: section ('de', 'en', 'de-en', 'en-de') → key → targets, best first. The list stays one UTF-8
+ * buffer, and an open-addressing table of line offsets, hashed by the line's `section\tkey\t` bytes, finds a key: the
+ * three lists take ~30 MB instead of the ~150 MB of a Map per section (every process that searches loads them, the
+ * extension host included; BENCHMARKS.md).
+ */
 export class Lexicon {
-  /** Targets are kept as the raw `a|b|c` string and split on lookup (loading stays fast). */
-  constructor(readonly sections: Map<string, Map<string, string>>) {}
+  private constructor(
+    private readonly bytes: Buffer,
+    /** Line start + 1 per slot (0 = empty); size a power of two, at most half full. */
+    private readonly slots: Uint32Array,
+  ) {}
 
   get(section: string, key: string): string[] | undefined {
-    return this.sections.get(section)?.get(key)?.split('|');
+    const probe = Buffer.from(`${section}\t${key}\t`, 'utf8');
+    const mask = this.slots.length - 1;
+    for (let i = hashRange(probe, 0, probe.length) & mask; ; i = (i + 1) & mask) {
+      const v = this.slots[i];
+      if (v === 0) return undefined;
+      const start = v - 1;
+      if (start + probe.length <= this.bytes.length && this.bytes.compare(probe, 0, probe.length, start, start + probe.length) === 0) {
+        const from = start + probe.length;
+        const end = this.bytes.indexOf(NL, from);
+        return this.bytes.toString('utf8', from, end < 0 ? this.bytes.length : end).split('|');
+      }
+    }
   }
 
-  /** Parses the compiled text format: `section\tkey\ttarget|target…` lines; `#` lines are comments. */
-  static parse(text: string): Lexicon {
-    const sections = new Map<string, Map<string, string>>();
-    let name = '';
-    let m: Map<string, string> | undefined;
+  /** Parses the compiled format: `section\tkey\ttarget|target…` lines; `#` lines are comments. A key listed twice keeps its last line. */
+  static parse(text: string | Buffer): Lexicon {
+    const bytes = typeof text === 'string' ? Buffer.from(text, 'utf8') : text;
+    let lines = 1;
+    for (let i = bytes.indexOf(NL); i >= 0; i = bytes.indexOf(NL, i + 1)) lines++;
+    let size = 16;
+    while (size < lines * 2) size *= 2;
+    const slots = new Uint32Array(size);
+    const mask = size - 1;
     let pos = 0;
-    while (pos < text.length) {
-      let end = text.indexOf('\n', pos);
-      if (end < 0) end = text.length;
-      if (text.charCodeAt(pos) !== 35 /* # */) {
-        const a = text.indexOf('\t', pos);
-        const b = a < 0 || a > end ? -1 : text.indexOf('\t', a + 1);
+    while (pos < bytes.length) {
+      let end = bytes.indexOf(NL, pos);
+      if (end < 0) end = bytes.length;
+      if (bytes[pos] !== HASH) {
+        const a = bytes.indexOf(TAB, pos);
+        const b = a < 0 || a > end ? -1 : bytes.indexOf(TAB, a + 1);
         if (b > 0 && b < end) {
-          const section = text.slice(pos, a);
-          if (section !== name || !m) {
-            name = section;
-            m = sections.get(section);
-            if (!m) sections.set(section, (m = new Map()));
+          const len = b + 1 - pos; // the prefix `section\tkey\t`
+          for (let i = hashRange(bytes, pos, b + 1) & mask; ; i = (i + 1) & mask) {
+            const v = slots[i];
+            if (v === 0 || bytes.compare(bytes, pos, pos + len, v - 1, v - 1 + len) === 0) {
+              slots[i] = pos + 1;
+              break;
+            }
           }
-          m.set(text.slice(a + 1, b), text.slice(b + 1, end));
         }
       }
       pos = end + 1;
     }
-    return new Lexicon(sections);
+    return new Lexicon(bytes, slots);
   }
+}
+
+const NL = 10;
+const TAB = 9;
+const HASH = 35;
+
+/** FNV-1a over bytes[from, to). */
+function hashRange(bytes: Uint8Array, from: number, to: number): number {
+  let h = 0x811c9dc5;
+  for (let i = from; i < to; i++) h = Math.imul(h ^ bytes[i], 0x01000193);
+  return h >>> 0;
 }
 
 export const LEXICON_FILES = {
@@ -161,7 +196,7 @@ export function loadLexicon(name: LexiconName): Lexicon | undefined {
   const dir = lexiconDir();
   const file = dir ? path.join(dir, LEXICON_FILES[name]) : undefined;
   let lex: Lexicon | null = null;
-  if (file && existsSync(file)) lex = Lexicon.parse(gunzipSync(readFileSync(file)).toString('utf8'));
+  if (file && existsSync(file)) lex = Lexicon.parse(gunzipSync(readFileSync(file)));
   loaded.set(name, lex);
   return lex ?? undefined;
 }
