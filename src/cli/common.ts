@@ -12,7 +12,7 @@ export class UsageError extends Error {}
 export const COMMAND_USAGE: Record<string, string> = {
   index: `docs-rag index <folder> [--store DIR] [--embedder builtin|ollama|local] [--model NAME|DIR] [--ollama-host URL] [--full]
                [--enrich contextual,summaries] [--enrich-model NAME] [--follow-external-symlinks] [--wait|--no-wait]
-               [--ocr on|off] [--ocr-langs deu+eng] [--ocr-max-pages N] [--json]
+               [--ocr on|off] [--ocr-langs deu+eng] [--ocr-max-pages N] [--parse-timeout SECONDS] [--json]
   Indexes the documents of <folder> (incremental: unchanged files are skipped).
     --store DIR              where the index lives (default <folder>/.docs-rag)
     --embedder builtin|ollama, --model NAME   the embedder (default builtin; --model alone means ollama)
@@ -27,6 +27,8 @@ export const COMMAND_USAGE: Record<string, string> = {
     --ocr on|off             read scanned PDF pages and images by OCR (default on)
     --ocr-langs L            OCR languages, tesseract codes joined by + (default deu+eng)
     --ocr-max-pages N        at most N scanned pages of one file are recognised (default 50)
+    --parse-timeout SECONDS  a file (and each page recognised by OCR) taking longer is skipped with reason timeout
+                             (default 30; a slow machine or large scans may need more)
     --json                   print the result as one JSON object
 `,
   search: `docs-rag search "<query>" --folder <folder> [--store DIR] [--k N] [--config NAME] [--trace] [--json]

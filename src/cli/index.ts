@@ -25,6 +25,7 @@ export async function run(argv: string[]): Promise<number> {
     ocr: { type: 'string' },
     'ocr-langs': { type: 'string' },
     'ocr-max-pages': { type: 'string' },
+    'parse-timeout': { type: 'string' },
   });
   if (values.wait && values['no-wait']) throw new UsageError('--wait and --no-wait exclude each other');
   if (positionals.length !== 1) throw new UsageError('index needs exactly one <folder>');
@@ -37,11 +38,12 @@ export async function run(argv: string[]): Promise<number> {
 
   const enrich = enrichOption(values.enrich, values['enrich-model']);
   const ocr = ocrOption(values.ocr, values['ocr-langs'], values['ocr-max-pages']);
+  const parseTimeoutMs = parseTimeoutOption(values['parse-timeout']);
 
   const engine = await openEngine({
     folder,
     storeDir: resolveStore(folder, values.store),
-    config: { embed, ...(enrich ? { enrich } : {}), ingest: { ocr, ...(values['follow-external-symlinks'] ? { followExternalSymlinks: true } : {}) } },
+    config: { embed, ...(enrich ? { enrich } : {}), ingest: { ocr, ...(parseTimeoutMs ? { parseTimeoutMs } : {}), ...(values['follow-external-symlinks'] ? { followExternalSymlinks: true } : {}) } },
     embedderOverride: explicit,
   });
   const bar = process.stderr.isTTY ? new ProgressBar() : null;
@@ -145,6 +147,16 @@ function enrichOption(list: string | undefined, model: string | undefined): Engi
   const unknown = kinds.filter((k) => k !== 'contextual' && k !== 'summaries');
   if (kinds.length === 0 || unknown.length) throw new UsageError(`--enrich takes contextual, summaries or both (comma-separated), got "${list}"`);
   return { contextual: kinds.includes('contextual'), summaries: kinds.includes('summaries'), ...(model ? { model } : {}) };
+}
+
+/** `--parse-timeout SECONDS`: the per-file parse deadline (also per recognised OCR page); undefined = the default. */
+export function parseTimeoutOption(value: string | undefined): number | undefined {
+  if (value === undefined) return undefined;
+  const seconds = Number(value);
+  if (!/^\d+(\.\d+)?$/.test(value.trim()) || !(seconds >= 1) || seconds > 3600) {
+    throw new UsageError(`--parse-timeout takes seconds from 1 to 3600, e.g. --parse-timeout 120; got "${value}"`);
+  }
+  return Math.round(seconds * 1000);
 }
 
 /** `--ocr on|off`, `--ocr-langs deu+eng`, `--ocr-max-pages N`: OCR of scanned PDF pages and images (default on, deu+eng, 50). */

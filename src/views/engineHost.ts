@@ -43,6 +43,7 @@ export function engineConfigFromSettings(folder: vscode.WorkspaceFolder): Engine
   config.ingest.include = s.include;
   config.ingest.exclude = s.exclude;
   config.ingest.maxFileSizeMB = s.maxFileSizeMB;
+  config.ingest.parseTimeoutMs = s.parseTimeoutSeconds * 1000;
   config.ingest.followExternalSymlinks = s.followExternalSymlinks;
   config.ingest.ocr = { enabled: s.ocrEnabled, languages: s.ocrLanguages, maxPages: s.ocrMaxPages };
   config.embed.provider = s.embedder;

@@ -10,6 +10,7 @@ export interface DocsRagSettings {
   include: string[];
   exclude: string[];
   maxFileSizeMB: number;
+  parseTimeoutSeconds: number;
   followExternalSymlinks: boolean;
   ocrEnabled: boolean;
   ocrLanguages: string;
@@ -68,6 +69,7 @@ export function readSettings(scope?: vscode.ConfigurationScope): DocsRagSettings
     include: stringList(c.get('include'), DEFAULT_INCLUDE),
     exclude: [...stringList(c.get('exclude'), DEFAULT_EXCLUDE), ...filesExcludeGlobs(filesExclude)],
     maxFileSizeMB: num(c.get('maxFileSizeMB'), 50),
+    parseTimeoutSeconds: Math.min(3600, Math.max(1, num(c.get('parseTimeoutSeconds'), 30))),
     followExternalSymlinks: c.get<boolean>('index.followExternalSymlinks') === true,
     ocrEnabled: c.get<boolean>('ocr.enabled') !== false,
     ocrLanguages: /^[a-z_]{3,12}(\+[a-z_]{3,12})*$/i.test(c.get<string>('ocr.languages') ?? '') ? c.get<string>('ocr.languages')! : 'deu+eng',
@@ -93,4 +95,4 @@ export function readSettings(scope?: vscode.ConfigurationScope): DocsRagSettings
 }
 
 /** Settings whose change needs the engines to be reopened (a different index layout or embedder). */
-export const ENGINE_SETTINGS = ['docsRag.include', 'docsRag.exclude', 'docsRag.maxFileSizeMB', 'docsRag.index.followExternalSymlinks', 'docsRag.ocr.enabled', 'docsRag.ocr.languages', 'docsRag.ocr.maxPages', 'docsRag.embedder', 'docsRag.local.modelPath', 'docsRag.ollama.host', 'docsRag.ollama.embedModel', 'docsRag.enrich.contextual', 'docsRag.enrich.summaries', 'docsRag.ollama.chatModel', 'files.exclude'];
+export const ENGINE_SETTINGS = ['docsRag.include', 'docsRag.exclude', 'docsRag.maxFileSizeMB', 'docsRag.parseTimeoutSeconds', 'docsRag.index.followExternalSymlinks', 'docsRag.ocr.enabled', 'docsRag.ocr.languages', 'docsRag.ocr.maxPages', 'docsRag.embedder', 'docsRag.local.modelPath', 'docsRag.ollama.host', 'docsRag.ollama.embedModel', 'docsRag.enrich.contextual', 'docsRag.enrich.summaries', 'docsRag.ollama.chatModel', 'files.exclude'];

@@ -17,6 +17,16 @@ interface CliResult {
   json?: Record<string, unknown>;
 }
 
+/** Makes a copied tree writable (the shared data is read-only, and so are its copies). */
+function writable(dir: string): void {
+  fs.chmodSync(dir, 0o755);
+  for (const e of fs.readdirSync(dir, { withFileTypes: true })) {
+    const p = path.join(dir, e.name);
+    if (e.isDirectory()) writable(p);
+    else fs.chmodSync(p, 0o644);
+  }
+}
+
 function cli(args: string[], o: { bundle?: boolean } = {}): Promise<CliResult> {
   const argv = o.bundle ? [path.join(ROOT, 'dist/cli.js'), ...args] : ['--import', 'tsx', path.join(ROOT, 'src/cli.ts'), ...args];
   return new Promise((resolve, reject) => {
@@ -111,6 +121,11 @@ describe('docs-rag index / status (CLI end to end)', function () {
     assert.equal((await cli(['index', dir, '--ocr', 'maybe'])).code, 2);
     assert.equal((await cli(['index', dir, '--ocr-langs', 'deu;rm -rf'])).code, 2);
     assert.equal((await cli(['index', dir, '--ocr-max-pages', '-1'])).code, 2);
+    for (const bad of ['0', 'soon', '99999']) {
+      const r = await cli(['index', dir, '--parse-timeout', bad]);
+      assert.equal(r.code, 2, bad);
+      assert.match(r.stderr, /--parse-timeout takes seconds from 1 to 3600/);
+    }
     fs.rmSync(dir, { recursive: true, force: true });
   });
 
@@ -181,16 +196,28 @@ describe('docs-rag index / status (CLI end to end)', function () {
   });
 
   const RECOGNISED_BY_OCR = new Set(['pdf/c02-22.pdf', 'pdf/linn.pdf', 'pdf/masks.pdf']);
-  it('indexes realdocs in one run: every file indexed or listed with the reason its MANIFEST row expects', async () => {
-    const store = tmp('docs-rag-cli-real-');
-    const t0 = Date.now();
-    const r = await cli(['index', REALDOCS, '--store', store, '--json']);
-    const ms = Date.now() - t0;
+  it('indexes realdocs: every file indexed or listed with the reason its MANIFEST row expects', async () => {
+    // Two runs, so no assertion depends on the machine's speed: the image-only PDFs are recognised by OCR in a folder of
+    // their own with a deadline no load reaches (--parse-timeout 600; the default 30 s per page is a product default, not
+    // what this test checks); every other file, the hazardous ones included, with the default deadline.
+    const rest = tmp('docs-rag-cli-real-');
+    const scans = tmp('docs-rag-cli-scans-');
+    fs.cpSync(REALDOCS, rest, { recursive: true });
+    writable(rest);
+    for (const file of RECOGNISED_BY_OCR) {
+      fs.mkdirSync(path.dirname(path.join(scans, file)), { recursive: true });
+      fs.renameSync(path.join(rest, file), path.join(scans, file));
+    }
+    const store = tmp('docs-rag-cli-real-store-');
+    const scanStore = tmp('docs-rag-cli-scans-store-');
+    const r = await cli(['index', rest, '--store', store, '--json']);
     assert.equal(r.code, 0, r.stderr);
-    assert.ok(ms < 120_000, `hazardous files cost no more than their deadline (${ms} ms)`);
-    const errors = new Map((r.json?.errors as { path: string; reason: string }[]).map((e) => [e.path, e.reason]));
+    const o = await cli(['index', scans, '--store', scanStore, '--parse-timeout', '600', '--json']);
+    assert.equal(o.code, 0, o.stderr);
+    assert.equal(o.json?.files, RECOGNISED_BY_OCR.size);
+    const errors = new Map([...(r.json?.errors as { path: string; reason: string }[]), ...(o.json?.errors as { path: string; reason: string }[])].map((e) => [e.path, e.reason]));
     const rows = fs.readFileSync(path.join(REALDOCS, 'MANIFEST.tsv'), 'utf8').trim().split('\n').slice(1).map((l) => l.split('\t'));
-    const st = await cli(['status', '--folder', REALDOCS, '--store', store, '--json']);
+    const st = await cli(['status', '--folder', rest, '--store', store, '--json']);
     assert.equal(st.code, 0, st.stderr);
     const indexedCount = (st.json?.files as { indexed: number }).indexed;
     let indexed = 0;
@@ -211,8 +238,8 @@ describe('docs-rag index / status (CLI end to end)', function () {
         indexed++;
       }
     }
-    assert.ok(indexed >= 30 && indexedCount >= indexed, `indexed ${indexed}`);
-    fs.rmSync(store, { recursive: true, force: true });
+    assert.ok(indexed >= 30 && indexedCount + RECOGNISED_BY_OCR.size >= indexed, `indexed ${indexed}`);
+    for (const dir of [rest, scans, store, scanStore]) fs.rmSync(dir, { recursive: true, force: true });
   });
 
   it('the bundled CLI (dist/cli.js) indexes too', async function () {
