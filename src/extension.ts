@@ -59,13 +59,13 @@ export function activate(context: vscode.ExtensionContext): DocsRagApi {
     vscode.workspace.onDidChangeConfiguration((e) => {
       if (ENGINE_SETTINGS.some((s) => e.affectsConfiguration(s))) {
         log.info('index settings changed: reopening the index');
-        void host.reset().then(restart);
+        host.reconfigure(restart);
       }
     }),
     vscode.workspace.onDidChangeWorkspaceFolders(() => void restart()),
     host.onDidDownloadModel(() => {
       log.info('local embedding model downloaded: reopening the index');
-      void host.reset().then(restart);
+      host.reconfigure(restart);
     }),
     vscode.workspace.onDidGrantWorkspaceTrust(() => void restart()),
   );

@@ -70,6 +70,9 @@ export class EngineHost implements vscode.Disposable {
   private readonly indexedEmitter = new vscode.EventEmitter<{ folder: vscode.WorkspaceFolder; result: IndexRunResult }>();
   readonly onDidIndex = this.indexedEmitter.event;
   private current: HostState = { kind: 'idle' };
+  /** A settings change being applied (see reconfigure). */
+  private reconfiguring: Promise<void> | null = null;
+  private reconfigureAgain = false;
   private readonly modelEmitter = new vscode.EventEmitter<void>();
   /** A local embedding model was downloaded: reopen the indexes to use it. */
   readonly onDidDownloadModel = this.modelEmitter.event;
@@ -211,14 +214,36 @@ export class EngineHost implements vscode.Disposable {
     });
   }
 
-  /** True while any folder has a run going on or waiting. */
+  /** True while any folder has a run going on or waiting, or changed settings wait to be applied. */
   busy(): boolean {
-    return this.inflight.size > 0;
+    return this.inflight.size > 0 || this.reconfiguring !== null;
   }
 
-  /** Resolves when no run is going on or waiting (used by the status view and tests). */
+  /** Resolves when no run is going on or waiting and no settings change is being applied (status view, tests). */
   async idle(): Promise<void> {
+    while (this.inflight.size > 0 || this.reconfiguring) await Promise.all([...this.inflight, this.reconfiguring]);
+  }
+
+  private async runsIdle(): Promise<void> {
     while (this.inflight.size > 0) await Promise.all([...this.inflight]);
+  }
+
+  /**
+   * Settings that change the index (or a downloaded model) take effect: once the runs going on end, the engines reopen
+   * and `then` runs (the background run). Changes that arrive meanwhile are applied together, once more at the end, so a
+   * burst of edits gives one reopen and one run. `idle()` waits for all of it.
+   */
+  reconfigure(then: () => Promise<void>): void {
+    this.reconfigureAgain = true;
+    this.reconfiguring ??= (async () => {
+      while (this.reconfigureAgain) {
+        this.reconfigureAgain = false;
+        await this.reset();
+        await then();
+      }
+    })()
+      .catch((err: unknown) => this.log.error(`applying the changed settings failed: ${errorMessage(err)}`))
+      .finally(() => (this.reconfiguring = null));
   }
 
   private async finished(folder: vscode.WorkspaceFolder, result: IndexRunResult): Promise<IndexRunResult> {
@@ -289,7 +314,7 @@ export class EngineHost implements vscode.Disposable {
 
   /** Closes every engine; the next use reopens them with the current settings (the indexing process gets them too). */
   async reset(): Promise<void> {
-    await this.idle();
+    await this.runsIdle();
     this.worker.configure(await this.folderSpecs());
     const engines = [...this.engines.values()];
     this.engines.clear();
