@@ -165,39 +165,14 @@ describe('LanceStore (real LanceDB in a temp dir)', () => {
   const rng = (seed: number) => () => ((seed = (Math.imul(seed, 1664525) + 1013904223) >>> 0) / 2 ** 32);
   const unit = (v: Float32Array) => v.map((x) => x / Math.hypot(...v));
 
-  it('keeps an IVF_RQ vector index (re-scored by full vectors) when its measured recall@10 reaches VECTOR_MIN_RECALL', async () => {
-    // 100 clusters in 128 dimensions with spread inside each: one bit per dimension ranks a row's neighbours well
-    // enough that re-scoring 10 x k candidates finds them.
-    const r = rng(5);
-    const centres = Array.from({ length: 100 }, () => unit(Float32Array.from({ length: 128 }, () => r() - 0.5)));
-    const rows = Array.from({ length: VECTOR_INDEX_MIN_ROWS }, (_, i) => unit(centres[i % 100].map((x) => x + (r() - 0.5) * 0.15)));
-    await fill(128, rows.length, (i) => rows[i]);
-    const info = store.vectorIndexInfo()!;
-    assert.equal(info.mode, 'ivf', JSON.stringify(info));
-    assert.equal(info.kind, 'ivf_rq', JSON.stringify(info));
-    assert.equal(info.refineFactor, 10);
-    assert.ok(info.nprobes !== null && info.recallAt10[info.nprobes] >= VECTOR_MIN_RECALL, JSON.stringify(info));
-    assert.equal(info.recallByKind?.ivf_flat, undefined, 'IVF_FLAT not tried');
-    const q = rows[4242];
-    const ann = await store.vectorSearch(q, { k: 10 });
-    const exact = await store.vectorSearch(q, { k: 10, exact: true });
-    assert.equal(ann[0].passage.text, exact[0].passage.text);
-    assert.ok(Math.abs(ann[0].score - 1) < 1e-4, 'scores are the re-scored full-vector similarities');
-    assert.ok(ann.filter((h) => exact.some((e) => e.passage.id === h.passage.id)).length >= 9);
-  });
-
-  it('falls back to IVF_FLAT when IVF_RQ misses the recall (tight clusters of near-duplicates in few dimensions)', async () => {
-    // 50 tight clusters: a row's 10 nearest rows sit in its own cluster, so a few partitions find them; one bit per
-    // dimension in 16 dimensions cannot tell the near-duplicates apart.
+  it('keeps an IVF_FLAT vector index only when its measured recall@10 reaches VECTOR_MIN_RECALL (clustered vectors)', async () => {
+    // 50 tight clusters: a row's 10 nearest rows sit in its own cluster, so a few partitions find them.
     const r = rng(7);
     const centres = Array.from({ length: 50 }, () => unit(Float32Array.from({ length: 16 }, () => r() - 0.5)));
     const rows = Array.from({ length: VECTOR_INDEX_MIN_ROWS }, (_, i) => unit(centres[i % 50].map((x) => x + (r() - 0.5) * 0.02)));
     await fill(16, rows.length, (i) => rows[i]);
     const info = store.vectorIndexInfo()!;
     assert.equal(info.mode, 'ivf', JSON.stringify(info));
-    assert.equal(info.kind, 'ivf_flat', JSON.stringify(info));
-    assert.equal(info.refineFactor, null);
-    assert.ok(Object.values(info.recallByKind?.ivf_rq ?? { x: 1 }).every((x) => x < VECTOR_MIN_RECALL), JSON.stringify(info));
     assert.ok(info.nprobes !== null && info.recallAt10[info.nprobes] >= VECTOR_MIN_RECALL, JSON.stringify(info));
     assert.equal(info.sample, VECTOR_RECALL_SAMPLE);
     assert.ok((await store.indexNames()).some((x) => x.startsWith('vector')), 'vector index kept');

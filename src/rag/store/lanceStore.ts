@@ -76,15 +76,6 @@ export const VECTOR_MIN_RECALL = 0.95;
 export const VECTOR_PROBE_SHARES = [1 / 8, 1 / 4, 3 / 8];
 /** Rows of the table used as queries for the recall check (each compared on its 10 nearest other rows). */
 export const VECTOR_RECALL_SAMPLE = 32;
-/**
- * The vector index: IVF_RQ (RaBitQ, one bit per dimension: 128 bytes per 1,024-dim vector instead of 4 KB) whose
- * candidates are re-scored with the full vectors (`refineFactor` × k rows). Measured against IVF_FLAT on the 10k-file
- * bench (54,572 builtin vectors, `bench/vectorIndexKinds.ts`): recall@10 0.975 vs 0.938 at a quarter of the partitions,
- * 5 vs 15 ms per query, 500 vs 600 MB peak while training; IVF_FLAT never passed the recall check there, so search was
- * exact. Where RQ cannot be built (a dimension it does not take), IVF_FLAT is tried instead.
- */
-export const VECTOR_INDEX_KIND = 'ivf_rq';
-export const VECTOR_REFINE_FACTOR = 10;
 const VECTOR_INDEX_FILE = 'vector-index.json';
 const IN_CHUNK = 500;
 /**
@@ -101,18 +92,13 @@ const KEYWORD_FOLD_MIN_ROWS = 1000;
 
 /** vector-index.json: the build-time decision and the recall measurement behind it. */
 export interface VectorIndexInfo {
-  /** 'ivf': the index searched with `nprobes` (and `refineFactor`); 'exact': no index passed the recall check, search is flat. */
+  /** 'ivf': IVF_FLAT searched with `nprobes`; 'exact': no index passed the recall check, search is flat. */
   mode: 'ivf' | 'exact';
-  /** Which index was built: 'ivf_rq' (re-scored by `refineFactor`) or 'ivf_flat'; absent in files of older builds (IVF_FLAT). */
-  kind?: 'ivf_rq' | 'ivf_flat';
-  refineFactor?: number | null;
   rows: number;
   partitions: number;
   nprobes: number | null;
-  /** Measured recall@10 against exact search, by nprobes (the table's own rows as queries, self excluded), of `kind`. */
+  /** Measured recall@10 against exact search, by nprobes (the table's own rows as queries, self excluded). */
   recallAt10: Record<string, number>;
-  /** The same for every kind tried (IVF_RQ first, IVF_FLAT when IVF_RQ missed the recall). */
-  recallByKind?: Partial<Record<'ivf_rq' | 'ivf_flat', Record<string, number>>>;
   minRecall: number;
   sample: number;
   trainMs: number;
@@ -459,10 +445,7 @@ export class LanceStore implements IndexStore {
       .select(options.withVectors ? [...PASSAGE_COLUMNS, 'vector', '_distance'] : [...PASSAGE_COLUMNS, '_distance']);
     // Only an index whose measured recall passed is used; otherwise (and on request) the search is exact.
     if (options.exact || index?.mode !== 'ivf' || index.nprobes === null) q = q.bypassVectorIndex();
-    else {
-      q = q.nprobes(index.nprobes);
-      if (index.refineFactor) q = q.refineFactor(index.refineFactor);
-    }
+    else q = q.nprobes(index.nprobes);
     const where = filterSql(options);
     const filled = (await hasPendingColumn(this.passages)) ? FILLED : undefined;
     const all = [filled, where].filter((x): x is string => !!x).join(' AND ');
@@ -626,8 +609,7 @@ export class LanceStore implements IndexStore {
     if (!have.has('id')) await table.createIndex('id', { config: Index.btree(), replace: true });
     const built = this.vectorIndexInfo();
     const stale = built !== null && rows > 2 * built.rows; // grown a lot since training: retrain (or re-check) the partitions
-    // Built before IVF_RQ (no `kind`): checked again once, with the current index kind.
-    const missing = built === null || built.kind === undefined || (built.mode === 'ivf' && !have.has('vector'));
+    const missing = built === null || (built.mode === 'ivf' && !have.has('vector'));
     // Never trained on placeholder vectors: the index is built once every vector is filled (the fill ends with optimize).
     const check = rows >= VECTOR_INDEX_MIN_ROWS && (missing || stale) && (await hasPendingColumn(table));
     const waiting = check ? await table.countRows('vectorPending = true') : 0;
@@ -635,76 +617,51 @@ export class LanceStore implements IndexStore {
   }
 
   /**
-   * Trains the vector index (VECTOR_INDEX_KIND; sqrt(n)/4 partitions; sqrt(n)/2 scans the same share of rows per query
-   * but takes twice as long to train), then measures its recall@10 against exact search on VECTOR_RECALL_SAMPLE of the
-   * table's own rows at the probe shares of VECTOR_PROBE_SHARES. The smallest share that reaches VECTOR_MIN_RECALL is
-   * kept; when none does, IVF_FLAT is trained and checked the same way; when that fails too, the index is dropped and
-   * vector search stays exact. The measurement is recorded in vector-index.json.
+   * Trains an IVF_FLAT index (sqrt(n)/4 partitions; sqrt(n)/2 scans the same share of rows per query but takes twice as
+   * long to train), then measures its recall@10 against exact search on VECTOR_RECALL_SAMPLE of the table's own rows at
+   * the probe shares of VECTOR_PROBE_SHARES. The smallest share that reaches VECTOR_MIN_RECALL is kept; when none does,
+   * the index is dropped and vector search stays exact. The measurement is recorded in vector-index.json.
    */
   private async buildVectorIndex(table: Table, rows: number): Promise<VectorIndexInfo> {
     const start = Date.now();
     const partitions = Math.max(2, Math.round(Math.sqrt(rows) / 4));
+    await table.createIndex('vector', { config: Index.ivfFlat({ distanceType: 'cosine', numPartitions: partitions }), replace: true });
+    const trainMs = Date.now() - start;
     const step = Math.max(1, Math.floor(rows / VECTOR_RECALL_SAMPLE));
     const offsets = Array.from({ length: Math.min(VECTOR_RECALL_SAMPLE, rows) }, (_, i) => Math.min(rows - 1, i * step + (step >> 1)));
     const sample = (await table.takeOffsets(offsets).select(['id', 'vector']).toArray()).map((r) => ({ id: r.id as string, v: toFloat32(r.vector) }));
-    const nearest = async (v: Float32Array, self: string, probe?: { nprobes: number; refineFactor: number | null }) => {
+    const nearest = async (v: Float32Array, self: string, nprobes?: number) => {
       let q = table.vectorSearch(v).distanceType('cosine').select(['id']).limit(11);
-      if (!probe) q = q.bypassVectorIndex();
-      else {
-        q = q.nprobes(probe.nprobes);
-        if (probe.refineFactor) q = q.refineFactor(probe.refineFactor);
-      }
+      q = nprobes === undefined ? q.bypassVectorIndex() : q.nprobes(nprobes);
       return (await q.toArray()).map((r) => r.id as string).filter((id) => id !== self).slice(0, 10);
     };
     const exact: string[][] = [];
     for (const s of sample) exact.push(await nearest(s.v, s.id));
-    let trainMs = 0;
-    const recallByKind: Partial<Record<'ivf_rq' | 'ivf_flat', Record<string, number>>> = {};
-    let chosen: { kind: 'ivf_rq' | 'ivf_flat'; nprobes: number; refineFactor: number | null } | null = null;
-    let last: 'ivf_rq' | 'ivf_flat' = VECTOR_INDEX_KIND;
-    // The quantised index first; where it misses the recall (near-duplicate clusters in few dimensions), IVF_FLAT.
-    for (const kind of [VECTOR_INDEX_KIND, 'ivf_flat'] as const) {
-      const t = Date.now();
-      try {
-        const config = kind === 'ivf_rq' ? Index.ivfRq({ distanceType: 'cosine', numPartitions: partitions }) : Index.ivfFlat({ distanceType: 'cosine', numPartitions: partitions });
-        await table.createIndex('vector', { config, replace: true });
-      } catch (err) {
-        if (kind === 'ivf_flat') throw err;
-        continue; // a dimension RaBitQ does not take
+    const recall: Record<string, number> = {};
+    let chosen: number | null = null;
+    for (const share of VECTOR_PROBE_SHARES) {
+      const nprobes = Math.max(1, Math.ceil(partitions * share));
+      if (recall[nprobes] !== undefined) continue;
+      let found = 0;
+      let total = 0;
+      for (const [i, s] of sample.entries()) {
+        const got = new Set(await nearest(s.v, s.id, nprobes));
+        found += exact[i].filter((id) => got.has(id)).length;
+        total += exact[i].length;
       }
-      trainMs += Date.now() - t;
-      last = kind;
-      const refineFactor = kind === 'ivf_rq' ? VECTOR_REFINE_FACTOR : null;
-      const recall: Record<string, number> = {};
-      for (const share of VECTOR_PROBE_SHARES) {
-        const nprobes = Math.max(1, Math.ceil(partitions * share));
-        if (recall[nprobes] !== undefined) continue;
-        let found = 0;
-        let total = 0;
-        for (const [i, s] of sample.entries()) {
-          const got = new Set(await nearest(s.v, s.id, { nprobes, refineFactor }));
-          found += exact[i].filter((id) => got.has(id)).length;
-          total += exact[i].length;
-        }
-        recall[nprobes] = total ? Math.round((found / total) * 1000) / 1000 : 1;
-        if (recall[nprobes] >= VECTOR_MIN_RECALL) {
-          chosen = { kind, nprobes, refineFactor };
-          break;
-        }
+      recall[nprobes] = total ? Math.round((found / total) * 1000) / 1000 : 1;
+      if (recall[nprobes] >= VECTOR_MIN_RECALL) {
+        chosen = nprobes;
+        break;
       }
-      recallByKind[kind] = recall;
-      if (chosen) break;
     }
     if (chosen === null) await table.dropIndex('vector_idx').catch(() => undefined);
     const info: VectorIndexInfo = {
       mode: chosen === null ? 'exact' : 'ivf',
-      kind: chosen?.kind ?? last,
-      refineFactor: chosen?.refineFactor ?? null,
       rows,
       partitions,
-      nprobes: chosen?.nprobes ?? null,
-      recallAt10: recallByKind[chosen?.kind ?? last] ?? {},
-      recallByKind,
+      nprobes: chosen,
+      recallAt10: recall,
       minRecall: VECTOR_MIN_RECALL,
       sample: sample.length,
       trainMs,
