@@ -1,26 +1,11 @@
 // Throughput of the builtin embedder on real passages (~1000 characters each, cut from the shared eval workspace).
 // Run: node --import tsx bench/embedBuiltin.ts [rounds]
 // Prints passages/s per round and the median.
-import * as fs from 'node:fs';
-import * as path from 'node:path';
+import { workspaceText } from './workspaceText';
 import { BuiltinEmbedder } from '../src/rag/embed/builtin';
 
-const SHARED = process.env.DOCS_RAG_SHARED ?? path.resolve(__dirname, '../../shared');
-const ROOT = path.join(SHARED, 'eval/workspace');
-
-function files(dir: string): string[] {
-  return fs.readdirSync(dir, { withFileTypes: true }).flatMap((e) => {
-    const p = path.join(dir, e.name);
-    return e.isDirectory() ? files(p) : e.name.endsWith('.md') ? [p] : [];
-  });
-}
-
 function passages(): string[] {
-  const text = files(ROOT)
-    .sort()
-    .map((f) => fs.readFileSync(f, 'utf8'))
-    .join('\n')
-    .replace(/\s+/g, ' ');
+  const text = workspaceText();
   const out: string[] = [];
   for (let i = 0; i + 1000 <= text.length && out.length < 4000; i += 1000) out.push(text.slice(i, i + 1000));
   return out;

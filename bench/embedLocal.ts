@@ -4,22 +4,11 @@
 // The generated tokenizer reads single characters, so each passage is turned into as many one-letter words as the
 // real tokenizer would make tokens of it (--chars-per-token, default 4: XLM-R on German/English prose, an estimate).
 // Run: node --import tsx bench/embedLocal.ts <model dir> [--rounds 3] [--passages 128] [--batch 16] [--chars-per-token 4]
-import * as fs from 'node:fs';
-import * as path from 'node:path';
+import { workspaceText } from './workspaceText';
 import { LocalEmbedder } from '../src/rag/embed/local';
 
-const SHARED = process.env.DOCS_RAG_SHARED ?? path.resolve(__dirname, '../../shared');
-const ROOT = path.join(SHARED, 'eval/workspace');
-
-function files(dir: string): string[] {
-  return fs.readdirSync(dir, { withFileTypes: true }).flatMap((e) => {
-    const p = path.join(dir, e.name);
-    return e.isDirectory() ? files(p) : e.name.endsWith('.md') ? [p] : [];
-  });
-}
-
 function passages(n: number, charsPerToken: number): string[] {
-  const text = files(ROOT).sort().map((f) => fs.readFileSync(f, 'utf8')).join('\n').replace(/\s+/g, ' ');
+  const text = workspaceText();
   const out: string[] = [];
   for (let i = 0; i + 1000 <= text.length && out.length < n; i += 1000) {
     const letters = text.slice(i, i + 1000).toLowerCase().replace(/[^a-zäöüß]/g, '');

@@ -1,60 +1,26 @@
 // kill -9 at random moments of an index run must leave an index that opens and answers, and the next run must end with
 // exactly the passages of a clean build (no duplicates, nothing stale). Run: npx mocha test/crash/kill9.test.ts
 import * as assert from 'node:assert/strict';
-import { spawn } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { openStore } from '../../src/rag/store';
 import { REALDOCS, WORKSPACE, copyTree, snapshot } from './snapshot';
+import { freezeIndexChild, runIndexChild, type ChildRun, type IndexChild } from './child';
 import { needsShared } from '../helpers/shared';
 
-const ROOT = path.resolve(__dirname, '../..');
 // The children run from a frozen copy of src/ (made in before()), so source edits during the run cannot change the chunks
 // between the killed runs and the clean build.
-let CHILD = path.join(__dirname, 'indexChild.ts');
-let CHILD_CWD = ROOT;
+let child: IndexChild;
 const KILLS = Number(process.env.DOCS_RAG_KILLS ?? 10);
 const REALDOC_PICK = ['md/ArbZG.md', 'docx/ArbZG.docx', 'pdf/TAMReview.pdf', 'html/wikipedia-mozilla.html', 'xlsx/testEXCEL.xlsx', 'pptx/testPPT_various.pptx', 'pdf/invalid.pdf', 'docx/testWORD_protected_passtika.docx'];
-
-interface ChildRun {
-  code: number | null;
-  signal: NodeJS.Signals | null;
-  stdout: string;
-  stderr: string;
-  ms: number;
-}
 
 /**
  * kill: SIGKILL once the child has printed `nth` progress lines (of `phase`, or of any phase), after a further random
  * 0..delayMs ms — so kills land in parsing, embedding, the write commits and optimize.
  */
 function runChild(folder: string, store: string, o: { full?: boolean; kill?: { nth: number; phase?: string; delayMs: number } }): Promise<ChildRun> {
-  return new Promise((resolve, reject) => {
-    const t0 = Date.now();
-    const child = spawn(process.execPath, ['--import', 'tsx', CHILD, folder, store, ...(o.full ? ['--full'] : [])], {
-      cwd: CHILD_CWD,
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    let stdout = '';
-    let stderr = '';
-    let timer: NodeJS.Timeout | undefined;
-    let events = 0;
-    child.stdout.on('data', (d: Buffer) => {
-      stdout += d;
-      const prefix = o.kill?.phase ? `phase ${o.kill.phase} ` : 'phase ';
-      events += d.toString().split('\n').filter((l) => l.startsWith(prefix)).length;
-      if (o.kill && !timer && events >= o.kill.nth) {
-        timer = setTimeout(() => child.kill('SIGKILL'), Math.random() * o.kill.delayMs);
-      }
-    });
-    child.stderr.on('data', (d) => (stderr += d));
-    child.on('error', reject);
-    child.on('close', (code, signal) => {
-      if (timer) clearTimeout(timer);
-      resolve({ code, signal, stdout, stderr, ms: Date.now() - t0 });
-    });
-  });
+  return runIndexChild(child, [folder, store, ...(o.full ? ['--full'] : [])], o.kill);
 }
 
 function mutate(folder: string, round: number): void {
@@ -78,14 +44,7 @@ describe('crash safety: kill -9 during indexing', function () {
     work = fs.mkdtempSync(path.join(os.tmpdir(), 'docs-rag-kill9-'));
     folder = path.join(work, 'docs');
     store = path.join(work, 'store');
-    const frozen = path.join(work, 'code');
-    copyTree(path.join(ROOT, 'src'), path.join(frozen, 'src'));
-    copyTree(__dirname, path.join(frozen, 'test/crash'));
-    fs.copyFileSync(path.join(ROOT, 'package.json'), path.join(frozen, 'package.json'));
-    fs.copyFileSync(path.join(ROOT, 'tsconfig.json'), path.join(frozen, 'tsconfig.json'));
-    fs.symlinkSync(path.join(ROOT, 'node_modules'), path.join(frozen, 'node_modules'), 'dir');
-    CHILD = path.join(frozen, 'test/crash/indexChild.ts');
-    CHILD_CWD = frozen;
+    child = freezeIndexChild(path.join(work, 'code'));
     copyTree(WORKSPACE, folder, (rel) => !rel.endsWith('.jsonl'));
     for (const rel of REALDOC_PICK) {
       fs.mkdirSync(path.join(folder, 'realdocs', path.dirname(rel)), { recursive: true });

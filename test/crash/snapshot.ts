@@ -1,6 +1,9 @@
 // Helpers shared by the crash and incremental tests: a comparable snapshot of an index, and workspace copies.
 import * as fs from 'node:fs';
+import * as os from 'node:os';
 import * as path from 'node:path';
+import { openEngine } from '../../src/rag/engine';
+import { indexFolder } from '../../src/rag/index/indexer';
 import { openStore } from '../../src/rag/store';
 
 export { REALDOCS, SHARED, WORKSPACE } from '../helpers/shared';
@@ -52,4 +55,18 @@ export function copyTree(from: string, to: string, filter: (rel: string) => bool
     if (e.isDirectory()) copyTree(src, path.join(to, e.name), filter, base);
     else if (e.isFile()) fs.copyFileSync(src, path.join(to, e.name));
   }
+}
+
+/** The snapshot of a clean build of `folder` in a new, temporary store (removed afterwards). */
+export async function cleanBuild(folder: string): Promise<IndexSnapshot> {
+  const storeDir = fs.mkdtempSync(path.join(os.tmpdir(), 'docs-rag-clean-'));
+  const engine = await openEngine({ folder, storeDir });
+  try {
+    await indexFolder(engine);
+  } finally {
+    await engine.close();
+  }
+  const snap = await snapshot(storeDir);
+  fs.rmSync(storeDir, { recursive: true, force: true });
+  return snap;
 }

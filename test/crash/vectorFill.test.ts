@@ -3,7 +3,6 @@
 // the remaining vectors and ends with exactly the passages and vectors of a clean build.
 // Run: npx mocha test/crash/vectorFill.test.ts
 import * as assert from 'node:assert/strict';
-import { spawn } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
@@ -11,47 +10,19 @@ import { TINY_MODEL_DIR } from '../../scripts/models/tinyEmbedding';
 import { openStore } from '../../src/rag/store';
 import { needsShared } from '../helpers/shared';
 import { WORKSPACE, copyTree, snapshot } from './snapshot';
+import { freezeIndexChild, runIndexChild, type ChildRun, type IndexChild } from './child';
 
-const ROOT = path.resolve(__dirname, '../..');
 const KILLS = Number(process.env.DOCS_RAG_FILL_KILLS ?? 3);
-
-interface ChildRun {
-  code: number | null;
-  signal: NodeJS.Signals | null;
-  stdout: string;
-  stderr: string;
-}
 
 /** Runs the index child with the local tiny model; with `killAfter`, SIGKILL after that many 'vectors' lines (+0..delayMs). */
 function runChild(
-  child: { script: string; cwd: string },
+  child: IndexChild,
   folder: string,
   store: string,
   o: { full?: boolean; killAfter?: { n: number; delayMs: number } } = {},
 ): Promise<ChildRun> {
-  const killAfter = o.killAfter;
-  return new Promise((resolve, reject) => {
-    const args = [child.script, folder, store, `--local=${TINY_MODEL_DIR}`, ...(o.full ? ['--full'] : [])];
-    const p = spawn(process.execPath, ['--import', 'tsx', ...args], {
-      cwd: child.cwd,
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    let stdout = '';
-    let stderr = '';
-    let timer: NodeJS.Timeout | undefined;
-    let lines = 0;
-    p.stdout.on('data', (d: Buffer) => {
-      stdout += d;
-      lines += d.toString().split('\n').filter((l) => l.startsWith('phase vectors ')).length;
-      if (killAfter && !timer && lines >= killAfter.n) timer = setTimeout(() => p.kill('SIGKILL'), Math.random() * killAfter.delayMs);
-    });
-    p.stderr.on('data', (d) => (stderr += d));
-    p.on('error', reject);
-    p.on('close', (code, signal) => {
-      if (timer) clearTimeout(timer);
-      resolve({ code, signal, stdout, stderr });
-    });
-  });
+  const kill = o.killAfter && { nth: o.killAfter.n, phase: 'vectors', delayMs: o.killAfter.delayMs };
+  return runIndexChild(child, [folder, store, `--local=${TINY_MODEL_DIR}`, ...(o.full ? ['--full'] : [])], kill);
 }
 
 const vectorLines = (out: string) => out.split('\n').filter((l) => l.startsWith('phase vectors '));
@@ -61,19 +32,13 @@ describe('crash safety: kill -9 during background vector filling', function () {
   this.timeout(1_800_000);
   let work: string;
   let folder: string;
-  let child: { script: string; cwd: string };
+  let child: IndexChild;
 
   before(() => {
     work = fs.mkdtempSync(path.join(os.tmpdir(), 'docs-rag-fill-kill9-'));
     folder = path.join(work, 'docs');
     // The children run from a frozen copy of src/ (as in kill9.test.ts): edits during the run cannot change the chunks.
-    const frozen = path.join(work, 'code');
-    copyTree(path.join(ROOT, 'src'), path.join(frozen, 'src'));
-    copyTree(__dirname, path.join(frozen, 'test/crash'));
-    fs.copyFileSync(path.join(ROOT, 'package.json'), path.join(frozen, 'package.json'));
-    fs.copyFileSync(path.join(ROOT, 'tsconfig.json'), path.join(frozen, 'tsconfig.json'));
-    fs.symlinkSync(path.join(ROOT, 'node_modules'), path.join(frozen, 'node_modules'), 'dir');
-    child = { script: path.join(frozen, 'test/crash/indexChild.ts'), cwd: frozen };
+    child = freezeIndexChild(path.join(work, 'code'));
     copyTree(WORKSPACE, folder, (rel) => !rel.endsWith('.jsonl'));
   });
   after(() => work && fs.rmSync(work, { recursive: true, force: true }));

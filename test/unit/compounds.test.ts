@@ -3,11 +3,11 @@
 // generated documents, never the evaluation workspace.
 import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
-import * as os from 'node:os';
 import * as path from 'node:path';
 import { annotateCompounds, compoundParts, countWords, splitCompound, withParts, withoutParts } from '../../src/rag/text/compounds';
 import { detectLanguage } from '../../src/rag/text/language';
-import { openEngine, type Engine } from '../../src/rag/engine';
+import { germanSentences, indexedTempFolder, type TempIndex } from '../helpers/tempIndex';
+import type { Engine } from '../../src/rag/engine';
 import { indexFolder } from '../../src/rag/index/indexer';
 import { createRetriever } from '../../src/rag/search';
 import { passageToRow } from '../../src/rag/store/schema';
@@ -109,30 +109,23 @@ describe('compounds and both languages over a real index', function () {
   this.timeout(180_000);
   let folder: string;
   let engine: Engine;
-
-  const write = (rel: string, text: string) => {
-    fs.mkdirSync(path.dirname(path.join(folder, rel)), { recursive: true });
-    fs.writeFileSync(path.join(folder, rel), text);
-  };
-  const sentences = (words: string[], n: number) =>
-    Array.from({ length: n }, (_, i) => `Die Regel ${i} gilt für die ${words[i % words.length]} und nicht für andere Dinge.`).join(' ');
+  let index: TempIndex;
+  const write = (rel: string, text: string) => index.write(rel, text);
 
   before(async () => {
-    folder = fs.mkdtempSync(path.join(os.tmpdir(), 'compounds-'));
-    // German documents: the parts "Gorbung" and "Wunfel" are frequent, the compound occurs once, in its own file.
-    write('de/a.md', `# Gorbung\n\n${sentences(['Gorbung', 'Wunfel', 'Molbe'], 12)}\n`);
-    write('de/b.md', `# Wunfel\n\n${sentences(['Wunfel', 'Gorbung', 'Trasek'], 12)}\n`);
-    write('de/c.md', '# Sonderfall\n\nDer Antrag auf Gorbungswunfel ist bei der zuständigen Stelle schriftlich einzureichen, und zwar vor dem Beginn.\n');
-    // English documents: the only place of the exact token.
-    write('en/config.md', '# Configuration\n\nThe settings live in the manifest file `zeltrix.toml` at the root of the project, next to the lock file.\n');
-    write('en/other.md', '# Other\n\nThis page describes how the tool works when there is no manifest at all, and what it prints then.\n');
-    engine = await openEngine({ folder });
-    const res = await indexFolder(engine);
-    assert.equal(res.errors.length, 0, JSON.stringify(res.errors));
+    index = await indexedTempFolder('compounds-', {
+      // German documents: the parts "Gorbung" and "Wunfel" are frequent, the compound occurs once, in its own file.
+      'de/a.md': `# Gorbung\n\n${germanSentences(['Gorbung', 'Wunfel', 'Molbe'], 12)}\n`,
+      'de/b.md': `# Wunfel\n\n${germanSentences(['Wunfel', 'Gorbung', 'Trasek'], 12)}\n`,
+      'de/c.md': '# Sonderfall\n\nDer Antrag auf Gorbungswunfel ist bei der zuständigen Stelle schriftlich einzureichen, und zwar vor dem Beginn.\n',
+      // English documents: the only place of the exact token.
+      'en/config.md': '# Configuration\n\nThe settings live in the manifest file `zeltrix.toml` at the root of the project, next to the lock file.\n',
+      'en/other.md': '# Other\n\nThis page describes how the tool works when there is no manifest at all, and what it prints then.\n',
+    });
+    ({ folder, engine } = index);
   });
   after(async () => {
-    await engine?.close();
-    fs.rmSync(folder, { recursive: true, force: true });
+    await index?.close();
   });
 
   const retrieve = (q: string, config = 'bm25') =>

@@ -5,7 +5,7 @@ import * as path from 'node:path';
 import { openEngine, type Engine } from '../../src/rag/engine';
 import { indexFolder, type IndexProgress } from '../../src/rag/index/indexer';
 import { startFakeOllama } from '../helpers/ollamaServer';
-import { WORKSPACE, copyTree, snapshot } from '../crash/snapshot';
+import { WORKSPACE, cleanBuild, snapshot } from '../crash/snapshot';
 import { needsShared } from '../helpers/shared';
 
 /** A small mixed-format copy of the shared workspace: Markdown, PDF and DOCX, German and English. */
@@ -23,18 +23,6 @@ function makeFolder(): string {
   return dir;
 }
 
-async function cleanBuild(folder: string): Promise<Awaited<ReturnType<typeof snapshot>>> {
-  const storeDir = fs.mkdtempSync(path.join(os.tmpdir(), 'docs-rag-clean-'));
-  const engine = await openEngine({ folder, storeDir });
-  try {
-    await indexFolder(engine);
-  } finally {
-    await engine.close();
-  }
-  const snap = await snapshot(storeDir);
-  fs.rmSync(storeDir, { recursive: true, force: true });
-  return snap;
-}
 
 describe('indexer: incremental runs equal a clean build', function () {
   needsShared('eval/workspace');

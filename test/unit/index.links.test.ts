@@ -9,22 +9,10 @@ import { openEngine, type Engine } from '../../src/rag/engine';
 import { indexFolder } from '../../src/rag/index/indexer';
 import { createRetriever } from '../../src/rag/search';
 import { hitToJson } from '../../src/rag/search/hitJson';
-import { copyTree, snapshot } from '../crash/snapshot';
+import { cleanBuild, copyTree, snapshot } from '../crash/snapshot';
 
 const FIXTURE = path.join(__dirname, '../fixtures/links');
 
-async function cleanBuild(folder: string) {
-  const storeDir = fs.mkdtempSync(path.join(os.tmpdir(), 'docs-rag-links-clean-'));
-  const engine = await openEngine({ folder, storeDir });
-  try {
-    await indexFolder(engine);
-  } finally {
-    await engine.close();
-  }
-  const snap = await snapshot(storeDir);
-  fs.rmSync(storeDir, { recursive: true, force: true });
-  return snap;
-}
 
 describe('indexer + store + retriever: the reference graph', function () {
   this.timeout(300_000);

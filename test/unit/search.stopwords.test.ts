@@ -2,35 +2,30 @@
 // the column's analyzer keeps ("gilt", "gibt", "darf", "welche") are left out of the query, so a passage that shares only
 // them with the question is not a hit. Generated documents, never the evaluation workspace.
 import * as assert from 'node:assert/strict';
-import * as fs from 'node:fs';
-import * as os from 'node:os';
-import * as path from 'node:path';
 import { detectLanguage } from '../../src/rag/text/language';
-import { openEngine, type Engine } from '../../src/rag/engine';
-import { indexFolder } from '../../src/rag/index/indexer';
+import { indexedTempFolder, type TempIndex } from '../helpers/tempIndex';
+import type { Engine } from '../../src/rag/engine';
 import { createRetriever } from '../../src/rag/search';
 import { withoutStopWords } from '../../src/rag/search/lexicon';
 
 describe('German question words in the keyword query', function () {
   this.timeout(180_000);
-  let folder: string;
   let engine: Engine;
+  let index: TempIndex;
 
   before(async () => {
-    folder = fs.mkdtempSync(path.join(os.tmpdir(), 'stopwords-'));
-    fs.writeFileSync(path.join(folder, 'a.md'), '# Allgemeines\n\nHier gilt die Regel. Es gilt immer und es gilt überall, was auch geschieht, für jeden Fall.\n');
-    fs.writeFileSync(path.join(folder, 'b.md'), '# Gorbung\n\nDie Gorbung wird jährlich geprüft und schriftlich beantragt, bevor die Frist endet.\n');
-    fs.writeFileSync(path.join(folder, 'c.md'), '# Dice\n\nThe die was cast, and then the second die fell off the table onto the floor of the room.\n');
-    fs.writeFileSync(path.join(folder, 'e.md'), '# Herbst\n\nDer Most wird im Herbst aus Äpfeln gepresst und danach im kühlen Keller gelagert.\n');
-    fs.writeFileSync(path.join(folder, 'f.md'), '# Pflege\n\nDie Ordnung regelt den Zeltrix und seine Pflege durch die Verwaltung der Gemeinde.\n');
-    fs.writeFileSync(path.join(folder, 'd.md'), '# Zeltrix\n\nThe zeltrix manifest lists the settings of the project and the paths of its files.\n');
-    engine = await openEngine({ folder });
-    const res = await indexFolder(engine);
-    assert.equal(res.errors.length, 0, JSON.stringify(res.errors));
+    index = await indexedTempFolder('stopwords-', {
+      'a.md': '# Allgemeines\n\nHier gilt die Regel. Es gilt immer und es gilt überall, was auch geschieht, für jeden Fall.\n',
+      'b.md': '# Gorbung\n\nDie Gorbung wird jährlich geprüft und schriftlich beantragt, bevor die Frist endet.\n',
+      'c.md': '# Dice\n\nThe die was cast, and then the second die fell off the table onto the floor of the room.\n',
+      'e.md': '# Herbst\n\nDer Most wird im Herbst aus Äpfeln gepresst und danach im kühlen Keller gelagert.\n',
+      'f.md': '# Pflege\n\nDie Ordnung regelt den Zeltrix und seine Pflege durch die Verwaltung der Gemeinde.\n',
+      'd.md': '# Zeltrix\n\nThe zeltrix manifest lists the settings of the project and the paths of its files.\n',
+    });
+    engine = index.engine;
   });
   after(async () => {
-    await engine?.close();
-    fs.rmSync(folder, { recursive: true, force: true });
+    await index?.close();
   });
 
   it('withoutStopWords drops stop-list words, keeps content words and words inside identifiers', () => {

@@ -2,13 +2,10 @@
 // vocabulary word one edit away, or split as a compound with one corrected part. Generated vocabularies and documents
 // only (invented words), never the evaluation workspace.
 import * as assert from 'node:assert/strict';
-import * as fs from 'node:fs';
-import * as os from 'node:os';
-import * as path from 'node:path';
 import { correctedSplit, nearestWord, oneEditApart, spellingTerms } from '../../src/rag/text/spelling';
 import { detectLanguage } from '../../src/rag/text/language';
-import { openEngine, type Engine } from '../../src/rag/engine';
-import { indexFolder } from '../../src/rag/index/indexer';
+import { germanSentences, indexedTempFolder, type TempIndex } from '../helpers/tempIndex';
+import type { Engine } from '../../src/rag/engine';
 import { createRetriever } from '../../src/rag/search';
 import { Vocabulary } from '../../src/rag/store/vocabulary';
 
@@ -58,27 +55,19 @@ describe('spelling: one-edit neighbours in the corpus vocabulary', () => {
 
 describe('spelling over a real index', function () {
   this.timeout(180_000);
-  let folder: string;
   let engine: Engine;
-  const write = (rel: string, text: string) => {
-    fs.mkdirSync(path.dirname(path.join(folder, rel)), { recursive: true });
-    fs.writeFileSync(path.join(folder, rel), text);
-  };
-  const sentences = (words: string[], n: number) =>
-    Array.from({ length: n }, (_, i) => `Die Regel ${i} gilt für die ${words[i % words.length]} und nicht für andere Dinge.`).join(' ');
+  let index: TempIndex;
 
   before(async () => {
-    folder = fs.mkdtempSync(path.join(os.tmpdir(), 'spelling-'));
-    write('de/a.md', `# Allgemeines\n\n${sentences(['Molbe', 'Trasek', 'Plitz'], 12)}\n`);
-    write('de/b.md', `# Gorbundel\n\nDer Gorbundel ist schriftlich zu beantragen. ${sentences(['Gorbundel', 'Trasek'], 6)}\n`);
-    write('de/c.md', '# Wunfel\n\nDer Wunfel wird jährlich geprüft, die Prüfung dauert drei Wochen. Der Wunfel ist zu melden.\n');
-    engine = await openEngine({ folder });
-    const res = await indexFolder(engine);
-    assert.equal(res.errors.length, 0, JSON.stringify(res.errors));
+    index = await indexedTempFolder('spelling-', {
+      'de/a.md': `# Allgemeines\n\n${germanSentences(['Molbe', 'Trasek', 'Plitz'], 12)}\n`,
+      'de/b.md': `# Gorbundel\n\nDer Gorbundel ist schriftlich zu beantragen. ${germanSentences(['Gorbundel', 'Trasek'], 6)}\n`,
+      'de/c.md': '# Wunfel\n\nDer Wunfel wird jährlich geprüft, die Prüfung dauert drei Wochen. Der Wunfel ist zu melden.\n',
+    });
+    engine = index.engine;
   });
   after(async () => {
-    await engine?.close();
-    fs.rmSync(folder, { recursive: true, force: true });
+    await index?.close();
   });
 
   it('a misspelt compound finds the documents of its parts only with spelling tolerance (keyword search)', async () => {
