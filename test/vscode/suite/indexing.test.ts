@@ -5,7 +5,7 @@ import { existsSync } from 'node:fs';
 import path from 'node:path';
 import * as vscode from 'vscode';
 import type { IndexOutcome } from '../../../src/views/indexing';
-import { api, fileUri, folder, waitUntil } from './helpers';
+import { api, fileUri, folder, sleep, waitUntil } from './helpers';
 
 const FIXTURE_DOCS = ['docs/urlaub.md', 'docs/build-cache.md', 'notes.txt', 'payloads.md', 'ArbZG.docx', 'mitgliedsantrag.pdf'];
 
@@ -182,5 +182,29 @@ describe('reindex command', () => {
       const p = await indexed();
       return p.has('notes.txt') && p.has('docs/urlaub.md');
     }, 60_000, 500);
+  });
+
+  it('a burst of index-setting changes is work in progress: idle() waits for its background run, and no run starts after', async () => {
+    const a = await api();
+    await a.host.idle();
+    const config = vscode.workspace.getConfiguration('docsRag');
+    // Background runs ('scan'); the watcher's own runs for the changed .vscode/settings.json are not what this is about.
+    const runs: string[] = [];
+    const sub = a.host.worker.onDidStartRun(({ what }) => what === 'scan' && runs.push(what));
+    try {
+      for (const mb of [40, 41, 42]) await config.update('maxFileSizeMB', mb, vscode.ConfigurationTarget.Workspace);
+      await config.update('maxFileSizeMB', undefined, vscode.ConfigurationTarget.Workspace);
+      await waitUntil('the changed settings to be applied with a background run', async () => {
+        await a.host.idle();
+        return runs.length > 0;
+      });
+      const seen = runs.length;
+      // Before EngineHost.reconfigure, each change queued its own reopen + run, and idle() did not wait for them.
+      await sleep(2000);
+      assert.equal(runs.length, seen, `${runs.length - seen} background run(s) started after idle() had returned`);
+      assert.equal(a.host.state.kind, 'idle');
+    } finally {
+      sub.dispose();
+    }
   });
 });
