@@ -112,11 +112,10 @@ export class DocsService {
 
   /** Retriever over all folders, with the settings and (optionally) a chat model for expansion / reranking. */
   async retriever(chatModel?: ChatModel): Promise<MultiFolderRetriever> {
-    const { search } = await loadEngineModules();
     const parts = [];
     for (const { folder, engine } of await this.host.openEngines()) {
       const overrides = searchOverrides(readSettings(folder));
-      parts.push({ folder, retriever: search.createRetriever(engine, { config: 'default', chatModel, overrides }) });
+      parts.push({ folder, retriever: engine.retriever({ config: 'default', chatModel, overrides }) });
     }
     return new MultiFolderRetriever(parts);
   }
@@ -138,7 +137,7 @@ export class DocsService {
     const out = new Map<ResolvedHit, (HitEdge & { target: ResolvedHit })[]>();
     for (const { folder, engine } of await this.host.openEngines()) {
       const mine = hits.filter((h) => h.folder.uri.toString() === folder.uri.toString());
-      if (mine.length === 0 || !engine.store.linksOf) continue;
+      if (mine.length === 0) continue;
       const ids = mine.map((h) => h.hit.passage.id);
       const links = await engine.store.linksOf(ids);
       const byHit = edgesByHit(ids, links, perHit);
