@@ -38,6 +38,24 @@ describe('HTML loader', function () {
     assert.ok(stale.warnings.some((w) => /declared windows-1252 but the bytes are UTF-8/.test(w)));
   });
 
+  it('parses markup without <html> as a page body: a fragment, and a page of nothing but a script tag (no-text, not a crash)', async () => {
+    const fragment = await parseBytes(Buffer.from('<p>Die Pegelmessung erfolgt stündlich.</p><h2>Anhang</h2><p>Weitere Angaben.</p>'), 'html', 'fragment.html');
+    assert.deepEqual(
+      fragment.blocks.map((b) => [b.kind, b.text]),
+      [
+        ['paragraph', 'Die Pegelmessung erfolgt stündlich.'],
+        ['heading', 'Anhang'],
+        ['paragraph', 'Weitere Angaben.'],
+      ],
+    );
+    // HTML5 leaves <html> out: such a page was 'no extractable text'.
+    const noHtmlTag = await parseBytes(Buffer.from('<!doctype html><head><title>Pegel</title></head><body><h1>Pegel</h1><p>Die Messung erfolgt stündlich.</p></body>'), 'html', 'page.html');
+    assert.ok(flatText(noHtmlTag).includes('Die Messung erfolgt stündlich.'), flatText(noHtmlTag));
+    // Like tslib.html in the tslib npm package: linkedom takes <script> for the document element, which the chrome
+    // filter removes; its body getter then threw a TypeError that became the file's status.
+    await assert.rejects(parseBytes(Buffer.from('<script src="tslib.js"></script>\n'), 'html', 'tslib.html'), (err: Error & { kind?: string }) => err.kind === 'no-text' && /no extractable text/.test(err.message));
+  });
+
   it('strips site chrome (navigation, scripts, footer) and keeps the article', async () => {
     const page = html('heise.html').toString('utf8');
     const doc = await parse('heise.html');

@@ -125,12 +125,14 @@ function domToBlocks(root: DomElement): Block[] {
 }
 
 /**
- * linkedom leaves `documentElement` null for input that does not start like markup (text, binary noise), and its `title`
- * and `head` getters then throw a TypeError: such input is parsed as the body of an empty page instead.
+ * linkedom leaves `documentElement` null for input that does not start like markup (text, binary noise), and takes the
+ * first element for it when the markup has no <html> (a fragment such as `<script src=…></script>`); its `title`,
+ * `head` and `body` getters then throw a TypeError (also once that element is removed as chrome). Such input is parsed
+ * as the body of an empty page instead.
  */
 function parseDocument(source: string): ReturnType<typeof parseHTML>['document'] {
   const { document } = parseHTML(source);
-  if (document.documentElement) return document;
+  if (document.documentElement?.localName === 'html') return document;
   return parseHTML(`<!doctype html><html><head></head><body>${source}</body></html>`).document;
 }
 
