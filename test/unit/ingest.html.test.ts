@@ -3,7 +3,7 @@ import { strict as assert } from 'assert';
 import { readFileSync } from 'fs';
 import * as path from 'path';
 import { parseBytes } from '../../src/rag/ingest';
-import { looksLikeProse } from '../../src/rag/ingest/html';
+import { READABILITY_MAX_CHARS, looksLikeProse } from '../../src/rag/ingest/html';
 import { decodeText } from '../../src/rag/ingest/decode';
 import type { ParsedDocument } from '../../src/rag/types';
 import { REALDOCS, flatText } from './ingestHelpers';
@@ -54,6 +54,22 @@ describe('HTML loader', function () {
     // Like tslib.html in the tslib npm package: linkedom takes <script> for the document element, which the chrome
     // filter removes; its body getter then threw a TypeError that became the file's status.
     await assert.rejects(parseBytes(Buffer.from('<script src="tslib.js"></script>\n'), 'html', 'tslib.html'), (err: Error & { kind?: string }) => err.kind === 'no-text' && /no extractable text/.test(err.message));
+  });
+
+  it('indexes a page past READABILITY_MAX_CHARS as its whole body minus chrome (no main-content detection)', async () => {
+    const para = (i: number) => `<p>Absatz ${i}: Die Pegelmessung am Nordufer erfolgt stündlich durch den Flusswart und wird im Register vermerkt.</p>`;
+    const page = (n: number) =>
+      `<!doctype html><html><head><title>Pegel</title></head><body><nav>Startseite Menü</nav><div class="sidebar"><a href="/a">Seitenleiste Verweis</a></div><article><h1>Pegel</h1>${Array.from({ length: n }, (_, i) => para(i)).join('')}</article><footer>Impressum</footer></body></html>`;
+    const small = await parseBytes(Buffer.from(page(20)), 'html', 'small.html');
+    const large = await parseBytes(Buffer.from(page(Math.ceil(READABILITY_MAX_CHARS / 100))), 'html', 'large.html');
+    assert.ok(page(Math.ceil(READABILITY_MAX_CHARS / 100)).length > READABILITY_MAX_CHARS);
+    // Readability keeps the article only; the large page keeps the side links too, but never the chrome.
+    assert.ok(!flatText(small).includes('Seitenleiste Verweis'), 'small page: main content only');
+    assert.ok(flatText(large).includes('Seitenleiste Verweis'), 'large page: the whole body');
+    for (const doc of [small, large]) {
+      assert.ok(flatText(doc).includes('Absatz 19: Die Pegelmessung'));
+      assert.ok(!flatText(doc).includes('Startseite Menü') && !flatText(doc).includes('Impressum'), 'chrome removed');
+    }
   });
 
   it('strips site chrome (navigation, scripts, footer) and keeps the article', async () => {

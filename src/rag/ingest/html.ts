@@ -136,33 +136,50 @@ function parseDocument(source: string): ReturnType<typeof parseHTML>['document']
   return parseHTML(`<!doctype html><html><head></head><body>${source}</body></html>`).document;
 }
 
+/**
+ * Pages longer than this skip Readability and are indexed as their whole body minus chrome. Readability (made for one
+ * article of a web page) clones and rescores the whole DOM: on an 8 MB generated manual (Node.js's api/all.html) it
+ * took 8 of 16 s and raised the parse's peak from ~370 to ~790 MB. Pages this large are manuals, references and
+ * generated docs, whose body is the content.
+ */
+export const READABILITY_MAX_CHARS = 1_000_000;
+
+/** The content's blocks and title; the DOMs are gone when it returns (a large page's DOM is most of a parse's memory). */
+function contentBlocks(source: string, warnings: string[]): { blocks: Block[]; title: string | undefined } {
+  // Readability changes the DOM it reads, so it gets its own copy (a large page has one DOM only).
+  const large = source.length > READABILITY_MAX_CHARS;
+  const forReadability = parseDocument(source);
+  const pageTitle = collapseWhitespace(forReadability.title ?? '') || undefined;
+  let blocks: Block[] = [];
+  let title = pageTitle;
+  if (!large) {
+    try {
+      const article = new Readability(forReadability as unknown as Document, { charThreshold: 200 }).parse();
+      if (article?.content && hasWords(article.textContent ?? '')) {
+        const { document } = parseHTML(`<!doctype html><html><body>${article.content}</body></html>`);
+        blocks = domToBlocks(document.body as unknown as DomElement);
+        title = collapseWhitespace(article.title ?? '') || pageTitle;
+      }
+    } catch (err) {
+      warnings.push(`main-content detection failed (${(err as Error).message}); indexed the whole page`);
+    }
+  }
+  if (blocks.length === 0) {
+    const document = large ? forReadability : parseDocument(source);
+    for (const el of Array.from((document as unknown as DomElement).querySelectorAll(CHROME_SELECTOR))) el.remove();
+    const body = (document.body ?? document.documentElement) as unknown as DomElement | null;
+    if (body) blocks = domToBlocks(body);
+  }
+  return { blocks, title };
+}
+
 export function parseHtml(bytes: Uint8Array, _fileName?: string): ParsedDocument {
   const declared = sniffBom(bytes) ? null : declaredCharset(bytes);
   const decoded = decodeText(bytes, declared);
   const source = decoded.text.replace(/^\uFEFF/, '');
   const warnings = [...decoded.warnings];
 
-  // Readability changes the DOM it reads, so it gets its own copy.
-  const forReadability = parseDocument(source);
-  const pageTitle = collapseWhitespace(forReadability.title ?? '') || undefined;
-  let blocks: Block[] = [];
-  let title = pageTitle;
-  try {
-    const article = new Readability(forReadability as unknown as Document, { charThreshold: 200 }).parse();
-    if (article?.content && hasWords(article.textContent ?? '')) {
-      const { document } = parseHTML(`<!doctype html><html><body>${article.content}</body></html>`);
-      blocks = domToBlocks(document.body as unknown as DomElement);
-      title = collapseWhitespace(article.title ?? '') || pageTitle;
-    }
-  } catch (err) {
-    warnings.push(`main-content detection failed (${(err as Error).message}); indexed the whole page`);
-  }
-  if (blocks.length === 0) {
-    const document = parseDocument(source);
-    for (const el of Array.from((document as unknown as DomElement).querySelectorAll(CHROME_SELECTOR))) el.remove();
-    const body = (document.body ?? document.documentElement) as unknown as DomElement | null;
-    if (body) blocks = domToBlocks(body);
-  }
+  const { blocks, title } = contentBlocks(source, warnings);
   // Keep the page title searchable when Readability dropped the <h1>.
   if (title && !blocks.some((b) => b.kind === 'heading' && b.text === title)) {
     blocks.unshift({ kind: 'heading', level: 1, text: normalizeUnicode(title), loc: {} });
