@@ -72,6 +72,25 @@ describe('HTML loader', function () {
     }
   });
 
+  it('reads list items that hold headings or code as sections, and plain list items as one list', async () => {
+    const page = `<!doctype html><html><body><main><h1>Lizenzen</h1><ul class="licenses">
+<li><h3>MIT-Lizenz</h3><p>Verwendet von: pegel 1.0</p><pre class="license-text">Hiermit wird unentgeltlich jeder Person
+die Erlaubnis erteilt, die Software zu nutzen.</pre></li>
+<li><h3>Apache-Lizenz 2.0</h3><p>Verwendet von: flusswart 2.3</p><pre class="license-text">Lizenziert unter der Apache-Lizenz
+in der Fassung 2.0 vom Januar 2004.</pre></li>
+</ul><p>Weitere Hinweise:</p><ul><li>Pegel werden stündlich gemessen.</li><li>Der Flusswart trägt sie ein.</li></ul></main></body></html>`;
+    const doc = await parseBytes(Buffer.from(page), 'html', 'licences.html');
+    const headings = doc.blocks.filter((b) => b.kind === 'heading').map((b) => b.text);
+    assert.deepEqual(headings, ['Lizenzen', 'MIT-Lizenz', 'Apache-Lizenz 2.0']);
+    const apache = doc.blocks.findIndex((b) => b.text === 'Apache-Lizenz 2.0');
+    assert.ok(doc.blocks.slice(apache + 1).some((b) => b.text.includes('Fassung 2.0 vom Januar 2004')), 'the licence text follows its heading');
+    const lists = doc.blocks.filter((b) => b.kind === 'list');
+    assert.deepEqual(lists.map((b) => b.text), ['Pegel werden stündlich gemessen.\nDer Flusswart trägt sie ein.']);
+    // The section's text is found in the source again: its own lines, not the whole list's.
+    const mit = doc.blocks.find((b) => b.text.startsWith('Hiermit wird'))!;
+    assert.deepEqual([mit.loc.startLine, mit.loc.endLine], [2, 3]);
+  });
+
   it('strips site chrome (navigation, scripts, footer) and keeps the article', async () => {
     const page = html('heise.html').toString('utf8');
     const doc = await parse('heise.html');

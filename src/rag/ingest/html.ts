@@ -67,6 +67,9 @@ export function looksLikeProse(text: string): boolean {
   return words / lines.length >= 5 && symbols / text.replace(/\s/g, '').length < 0.01;
 }
 
+/** What makes list items sections rather than entries. */
+const STRUCTURE_IN_ITEM = 'h1, h2, h3, h4, h5, h6, pre, table';
+
 /** Walks a DOM subtree into blocks; inline runs between block elements become paragraphs. */
 function domToBlocks(root: DomElement): Block[] {
   const blocks: Block[] = [];
@@ -99,6 +102,15 @@ function domToBlocks(root: DomElement): Block[] {
       if (hasWords(text)) blocks.push({ kind: 'heading', level: Number(tag[1]), text, loc: {} });
     } else if (tag === 'UL' || tag === 'OL') {
       const items = Array.from(el.children).filter((c) => c.tagName.toUpperCase() === 'LI');
+      if (items.some((li) => li.querySelector(STRUCTURE_IN_ITEM) !== null)) {
+        // Items that hold headings, code or tables are sections, not list entries (a licence page: one entry per
+        // licence with its heading and text): their content becomes blocks of its own.
+        for (const li of items) {
+          visit(li);
+          flush();
+        }
+        return;
+      }
       const text = items.map(textOf).filter(hasWords).join('\n');
       if (hasWords(text)) blocks.push({ kind: 'list', text, loc: {} });
     } else if (tag === 'TABLE') {
