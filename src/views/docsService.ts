@@ -122,7 +122,8 @@ export class DocsService {
 
   async search(query: string, o: { k?: number; chatModel?: ChatModel; signal?: AbortSignal; flow?: 'chunk' | 'summary' } = {}): Promise<{ hits: ResolvedHit[]; result: RetrievalResult }> {
     const retriever = await this.retriever(o.chatModel);
-    const result = await retriever.retrieve(query, { k: o.k ?? 10, signal: o.signal, flow: o.flow });
+    // Hits only: the answer context (augmentation, token budget) is built by ask(), not for a list of passages.
+    const result = await retriever.retrieve(query, { k: o.k ?? 10, signal: o.signal, flow: o.flow, context: false });
     this.log.info(formatTrace(`search (${result.hits.length} hits)`, result.trace));
     for (const w of result.warnings) this.log.warn(`search: ${w}`);
     const hits = await Promise.all(result.hits.map((hit) => this.resolve(retriever.folderOf.get(hit.passage.id), hit)));
