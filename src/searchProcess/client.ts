@@ -1,10 +1,11 @@
-// The host side of the search process: forks dist/searchWorker.js (src/searchProcess/main.ts) on first use and gives
+// The host side of the search process: forks dist/searchWorker.js (src/searchProcess/main.ts) on first use (through the
+// Supervisor, src/childProcess/supervisor.ts) and gives
 // each index a `ReaderEngine` whose store reads, embeddings and retrievals run there. The host's chat model answers the
 // pipeline's chat calls (expansion, reranking) from here. When the child dies, the requests it held fail with the
 // reason and the next request starts a new child (at once the first time; after 1 s, doubling to 30 s, when children
 // keep dying young) that reopens every live reader. Neutral (no `vscode`): the extension and the benchmarks use it.
-import { fork, type ChildProcess } from 'node:child_process';
-import { INDEXING_MALLOC_ENV, type FolderSpec } from '../indexProcess/protocol';
+import { Supervisor } from '../childProcess/supervisor';
+import type { FolderSpec } from '../indexProcess/protocol';
 import type { SearchSettings } from '../rag/search/configs';
 import type { RetrievalResult, RetrieveOptions, Retriever } from '../rag/search/types';
 import type { IndexStore } from '../rag/store/types';
@@ -40,15 +41,8 @@ interface Pending {
   signal?: AbortSignal;
 }
 
-const MIN_BACKOFF_MS = 1000;
-const MAX_BACKOFF_MS = 30_000;
-/** A child that lived this long died of something else than its start: the next one starts at once. */
-const STABLE_MS = 10_000;
-const STDERR_LINES = 20;
-
 export class SearchProcess {
-  private child: ChildProcess | null = null;
-  private ready: Promise<ChildProcess> | null = null;
+  private readonly child: Supervisor<ToSearch, FromSearch>;
   private readonly pending = new Map<number, Pending>();
   /** Chat or token-count calls of the child that are running here. */
   private readonly hostCalls = new Map<number, AbortController>();
@@ -56,11 +50,6 @@ export class SearchProcess {
   private readonly specs = new Map<number, FolderSpec>();
   private nextId = 1;
   private nextGeneration = 1;
-  private backoffMs = 0;
-  private startedAt = 0;
-  private notBefore = 0;
-  private stderr: string[] = [];
-  private disposed = false;
 
   constructor(
     private readonly workerPath: string,
@@ -71,11 +60,26 @@ export class SearchProcess {
       /** Node options of the child (tests run the TypeScript entry with `--import tsx`). */
       execArgv?: string[];
     } = {},
-  ) {}
+  ) {
+    this.child = new Supervisor<ToSearch, FromSearch>({
+      name: 'search process',
+      workerPath,
+      log,
+      serialization: 'advanced',
+      execArgv: options.execArgv ?? [],
+      backoff: { minMs: 1000, maxMs: 30_000, stableMs: 10_000, immediateAfterStable: true },
+      onMessage: (m) => this.onMessage(m),
+      // Messages are handled in order: every live reader is open again before any request that uses it.
+      onReady: (child) => {
+        for (const [generation, spec] of this.specs) child.send({ type: 'open', id: 0, generation, spec } satisfies ToSearch);
+      },
+      onExit: (reason) => this.onExit(reason),
+    });
+  }
 
   /** The child's pid while it runs. */
   get pid(): number | undefined {
-    return this.child?.pid;
+    return this.child.pid;
   }
 
   /** Opens an index for reading. Rejects with the engine's message when it cannot be opened. */
@@ -138,7 +142,7 @@ export class SearchProcess {
       }),
       close: async () => {
         if (!this.specs.delete(generation)) return;
-        if (this.child?.connected) await this.call({ type: 'close', id: 0, generation }).catch(() => undefined);
+        if (this.child.connected) await this.call({ type: 'close', id: 0, generation }).catch(() => undefined);
       },
     };
   }
@@ -148,7 +152,7 @@ export class SearchProcess {
     const id = this.nextId++;
     return new Promise((resolve, reject) => {
       const onAbort = () => {
-        this.post({ type: 'cancel', id });
+        this.child.post({ type: 'cancel', id });
         this.settle(id, (p) => p.reject(abortError()));
       };
       signal?.addEventListener('abort', onAbort, { once: true });
@@ -165,7 +169,8 @@ export class SearchProcess {
           reject(e);
         },
       });
-      this.start()
+      this.child
+        .start()
         .then((child) => {
           if (this.pending.has(id)) child.send({ ...m, id } as ToSearch);
         })
@@ -173,65 +178,11 @@ export class SearchProcess {
     });
   }
 
-  private post(m: ToSearch): void {
-    if (this.child?.connected) this.child.send(m);
-  }
-
   private settle(id: number, fn: (p: Pending) => void): void {
     const p = this.pending.get(id);
     if (!p) return;
     this.pending.delete(id);
     fn(p);
-  }
-
-  private start(): Promise<ChildProcess> {
-    if (this.disposed) return Promise.reject(new Error('Docs RAG is shutting down'));
-    this.ready ??= (async () => {
-      const wait = this.notBefore - Date.now();
-      if (wait > 0) await new Promise((r) => setTimeout(r, wait));
-      if (this.disposed) throw new Error('Docs RAG is shutting down');
-      return this.spawn();
-    })();
-    return this.ready;
-  }
-
-  private spawn(): Promise<ChildProcess> {
-    this.stderr = [];
-    const child = fork(this.workerPath, [], {
-      stdio: ['ignore', 'pipe', 'pipe', 'ipc'],
-      serialization: 'advanced',
-      // In VS Code's Electron the executable is Electron itself: run it as plain Node. The malloc settings keep what
-      // LanceDB's threads free from piling up in per-thread arenas; the user's own settings win.
-      env: { ...INDEXING_MALLOC_ENV, ...process.env, ELECTRON_RUN_AS_NODE: '1' },
-      execArgv: this.options.execArgv ?? [],
-    });
-    this.child = child;
-    this.startedAt = Date.now();
-    child.stdout?.on('data', (d: Buffer) => this.log.info(`search process: ${d.toString().trimEnd()}`));
-    child.stderr?.on('data', (d: Buffer) => {
-      for (const line of d.toString().split('\n')) {
-        if (!line.trim()) continue;
-        this.stderr.push(line);
-        if (this.stderr.length > STDERR_LINES) this.stderr.shift();
-      }
-    });
-    child.on('message', (m: FromSearch) => this.onMessage(m));
-    child.once('exit', (code, signal) => this.onExit(child, code, signal));
-    return new Promise<ChildProcess>((resolve, reject) => {
-      const onReady = (m: FromSearch) => {
-        if (m.type !== 'ready') return;
-        child.off('message', onReady);
-        child.off('exit', onEarlyExit);
-        this.log.info(`search process started (pid ${m.pid})`);
-        // Messages are handled in order: every live reader is open again before any request that uses it.
-        for (const [generation, spec] of this.specs) child.send({ type: 'open', id: 0, generation, spec } satisfies ToSearch);
-        resolve(child);
-      };
-      const onEarlyExit = () => reject(new Error(`the search process could not start: ${this.stderr.slice(-3).join(' ') || 'it exited at once'}`));
-      child.on('message', onReady);
-      child.once('exit', onEarlyExit);
-      child.once('error', (err) => reject(err));
-    });
   }
 
   private onMessage(m: FromSearch): void {
@@ -277,46 +228,30 @@ export class SearchProcess {
     };
     work().then(
       (value) => {
-        if (this.hostCalls.delete(m.callId)) this.post({ type: 'hostResult', callId: m.callId, value });
+        if (this.hostCalls.delete(m.callId)) this.child.post({ type: 'hostResult', callId: m.callId, value });
       },
       (err: unknown) => {
         if (!this.hostCalls.delete(m.callId)) return;
         const e = err instanceof Error ? err : new Error(String(err));
-        this.post({ type: 'hostError', callId: m.callId, name: e.name, message: e.message, kind: e instanceof ModelError ? e.kind : undefined });
+        this.child.post({ type: 'hostError', callId: m.callId, name: e.name, message: e.message, kind: e instanceof ModelError ? e.kind : undefined });
       },
     );
   }
 
-  private onExit(child: ChildProcess, code: number | null, signal: NodeJS.Signals | null): void {
-    if (this.child !== child) return;
-    this.child = null;
-    this.ready = null;
+  private onExit(reason: string): void {
     for (const a of this.hostCalls.values()) a.abort();
     this.hostCalls.clear();
-    if (this.disposed) return;
-    const how = signal ? `killed by ${signal}` : `exited with code ${code}`;
-    const detail = this.stderr.slice(-3).join(' ').trim();
-    const reason = `the search process ${how}${detail ? `: ${detail}` : ''}`;
     this.log.error(`${reason}; the next search starts it again`);
     for (const id of [...this.pending.keys()]) this.settle(id, (p) => p.reject(new Error(`${reason}; search again`)));
     this.options.onCrash?.(reason);
-    // A child that lived long died of something else than its start: the next search starts one at once.
-    if (Date.now() - this.startedAt > STABLE_MS) this.backoffMs = 0;
-    this.notBefore = Date.now() + this.backoffMs;
-    this.backoffMs = Math.min(MAX_BACKOFF_MS, Math.max(MIN_BACKOFF_MS, this.backoffMs * 2));
   }
 
   /** Closes every reader and stops the child. */
   dispose(): void {
-    this.disposed = true;
+    this.child.dispose({ type: 'shutdown' });
+    for (const a of this.hostCalls.values()) a.abort();
+    this.hostCalls.clear();
     for (const id of [...this.pending.keys()]) this.settle(id, (p) => p.reject(abortError()));
-    const child = this.child;
-    this.child = null;
-    this.ready = null;
-    if (child?.connected) {
-      child.send({ type: 'shutdown' } satisfies ToSearch);
-      setTimeout(() => child.exitCode === null && child.kill('SIGKILL'), 5000).unref();
-    }
   }
 }
 
