@@ -45,6 +45,8 @@ export class Supervisor<ToChild extends Serializable, FromChild extends { type: 
   private notBefore = 0;
   private stderr: string[] = [];
   private disposed = false;
+  /** A child asked to stop (see stop()): its exit is no death. */
+  private stopping: ChildProcess | null = null;
 
   constructor(private readonly o: SupervisorOptions<FromChild>) {}
 
@@ -115,6 +117,7 @@ export class Supervisor<ToChild extends Serializable, FromChild extends { type: 
   }
 
   private onExit(child: ChildProcess, code: number | null, signal: NodeJS.Signals | null): void {
+    if (this.stopping === child) this.stopping = null;
     if (this.child !== child) return;
     this.child = null;
     this.ready = null;
@@ -130,15 +133,22 @@ export class Supervisor<ToChild extends Serializable, FromChild extends { type: 
     this.o.onExit(`the ${this.o.name} ${how}${detail ? `: ${detail}` : ''}`);
   }
 
-  /** Sends `shutdown` and kills the child if it has not exited 5 s later. */
-  dispose(shutdown: ToChild): void {
-    this.disposed = true;
+  /** Stops the running child (`shutdown`, killed if still there 5 s later); the next start() begins a new one at once. */
+  stop(shutdown: ToChild): void {
     const child = this.child;
     this.child = null;
     this.ready = null;
+    this.notBefore = 0;
     if (child?.connected) {
+      this.stopping = child;
       child.send(shutdown);
       setTimeout(() => child.exitCode === null && child.kill('SIGKILL'), 5000).unref();
     }
+  }
+
+  /** Stops the child for good. */
+  dispose(shutdown: ToChild): void {
+    this.disposed = true;
+    this.stop(shutdown);
   }
 }

@@ -136,3 +136,33 @@ describe('search process: the pipeline in a child, the chat model in the parent'
     assert.ok(searcher.pid && searcher.pid !== first, 'a new child');
   });
 });
+
+describe('search process: stops when idle', function () {
+  this.timeout(120_000);
+
+  it('stops after the idle time without a request (no crash reported) and starts again for the next one', async () => {
+    const index = await indexedTempFolder('docs-rag-search-idle-', FILES);
+    const logged: string[] = [];
+    const searcher = new SearchProcess(WORKER, { info: (m) => logged.push(m), warn: (m) => logged.push(m), error: (m) => logged.push(`ERROR ${m}`) }, { execArgv: ['--import', 'tsx'], idleStopMs: 300 });
+    try {
+      const reader = await searcher.open({ key: 'idle', name: 'idle', folder: index.folder, storeDir: index.engine.storeDir, config: {} });
+      const passages = await reader.store.countPassages();
+      const first = searcher.pid;
+      assert.ok(first);
+      const deadline = Date.now() + 30_000;
+      while (searcher.pid !== undefined && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50));
+      assert.equal(searcher.pid, undefined, 'the idle child stopped');
+      assert.ok(logged.some((l) => /stopped after being idle/.test(l)));
+      // The same reader works again: a new child reopens it.
+      assert.equal(await reader.store.countPassages(), passages);
+      const res = await reader.retriever({ config: 'default' }).retrieve('yank crate version', { k: 2 });
+      assert.equal(res.hits[0].passage.path, 'crates.md');
+      assert.ok(searcher.pid && searcher.pid !== first, 'a new child');
+      assert.ok(!logged.some((l) => l.startsWith('ERROR')), `no crash: ${logged.filter((l) => l.startsWith('ERROR')).join(' | ')}`);
+    } finally {
+      searcher.dispose();
+      await index.close();
+    }
+  });
+});
+
