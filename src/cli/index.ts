@@ -86,6 +86,9 @@ function extras(r: IndexRunResult): Record<string, unknown> {
   if (r.repairedPassages) out.repairedPassages = r.repairedPassages;
   if (r.vectors) out.vectors = r.vectors;
   if (r.keywordReadyMs !== undefined) out.keywordReadyMs = r.keywordReadyMs;
+  if (r.searchableMs !== undefined) out.searchableMs = r.searchableMs;
+  if (r.vectorIndex) out.vectorIndex = r.vectorIndex;
+  if (r.vectorIndexMs !== undefined) out.vectorIndexMs = r.vectorIndexMs;
   return out;
 }
 
@@ -95,6 +98,11 @@ function summary(r: IndexRunResult, storeDir: string): string {
       `(${r.added ?? 0} added, ${r.updated ?? 0} updated, ${r.removed ?? 0} removed, ${r.unchanged} unchanged).`,
   ];
   if (r.keywordReadyMs !== undefined) lines.push(`Keyword search was ready after ${(r.keywordReadyMs / 1000).toFixed(1)} s.`);
+  if (r.vectorIndex === 'built' && r.searchableMs !== undefined && r.vectorIndexMs !== undefined) {
+    lines.push(
+      `Searchable after ${(r.searchableMs / 1000).toFixed(1)} s (vector search exact); then the vector index was trained in ${(r.vectorIndexMs / 1000).toFixed(1)} s.`,
+    );
+  }
   if (r.vectors) {
     const rest = r.vectors.total - r.vectors.filled;
     lines.push(`Vectors: ${r.vectors.filled} of ${r.vectors.total}${rest > 0 ? ` (${rest} still pending; the next run fills them)` : ''}.`);
