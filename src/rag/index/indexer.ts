@@ -53,9 +53,10 @@ export interface IndexRunResult {
   searchableMs?: number;
   /**
    * The vector-index step after the run: 'built' (trained now, in `vectorIndexMs`), 'current' (not due: too few rows, or
-   * trained earlier on a table not yet twice as large), or 'scheduled' (a debounced background step).
+   * trained earlier on a table not yet twice as large), 'scheduled' (a debounced background step), 'due' (left to the
+   * caller), or 'busy' (another process held the writer lock; its run trains it).
    */
-  vectorIndex?: 'built' | 'current' | 'scheduled';
+  vectorIndex?: 'built' | 'current' | 'scheduled' | 'due' | 'busy';
   vectorIndexMs?: number;
   /** Passages with their vector, of all passages, when the run ended (a cancelled or failed fill leaves some pending). */
   vectors?: { filled: number; total: number };
@@ -78,9 +79,10 @@ export interface IndexOptions {
    * The vector index (IVF training, the largest memory and time step of a large run) is trained after the run's other
    * writes, as a separate write-queue job: right after it ('now', default: the run's result includes it) or debounced in
    * the background ('later': the run ends once its passages are searchable). Runs with debounced or no optimize leave it
-   * to that optimize.
+   * to that optimize. 'caller': the run leaves it to its caller (`vectorIndex: 'due'` in the result), which runs
+   * it in a process of its own (vectorIndexStep.ts; the CLI does).
    */
-  vectorIndex?: 'now' | 'later';
+  vectorIndex?: 'now' | 'later' | 'caller';
 }
 
 /**
@@ -135,7 +137,13 @@ async function vectorIndexStep(
   progress: RunProgress,
 ): Promise<IndexRunResult> {
   result.searchableMs = Date.now() - started;
+  result.ms = result.searchableMs;
   if (mode === 'never') return result;
+  if (o.vectorIndex === 'caller') {
+    const due = engine.store.vectorIndexDue ? await engine.store.vectorIndexDue() : true;
+    result.vectorIndex = due ? 'due' : 'current';
+    return result;
+  }
   if (mode === 'debounced' || o.vectorIndex === 'later') {
     engine.scheduleOptimize(undefined, { vectorIndexOnly: true });
     result.vectorIndex = 'scheduled';

@@ -607,16 +607,27 @@ export class LanceStore implements IndexStore {
     if (!have.has('fts_de')) await table.createIndex('fts_de', { config: ftsConfig('de'), replace: true });
     if (!have.has('path')) await table.createIndex('path', { config: Index.btree(), replace: true });
     if (!have.has('id')) await table.createIndex('id', { config: Index.btree(), replace: true });
-    if (o.vector === false) return false;
+    if (o.vector === false || !(await this.vectorIndexDueOn(table, rows, have))) return false;
+    await this.buildVectorIndex(table, rows);
+    return true;
+  }
+
+  /** Whether the vector index should be trained now (missing or stale, enough rows, every vector filled). */
+  async vectorIndexDue(): Promise<boolean> {
+    const table = this.passages;
+    if (!table) return false;
+    const have = new Set((await table.listIndices()).flatMap((i) => i.columns));
+    return this.vectorIndexDueOn(table, await table.countRows(), have);
+  }
+
+  private async vectorIndexDueOn(table: Table, rows: number, have: Set<string>): Promise<boolean> {
+    if (rows < VECTOR_INDEX_MIN_ROWS) return false;
     const built = this.vectorIndexInfo();
     const stale = built !== null && rows > 2 * built.rows; // grown a lot since training: retrain (or re-check) the partitions
     const missing = built === null || (built.mode === 'ivf' && !have.has('vector'));
+    if (!missing && !stale) return false;
     // Never trained on placeholder vectors: the index is built once every vector is filled (the fill ends with optimize).
-    const check = rows >= VECTOR_INDEX_MIN_ROWS && (missing || stale) && (await hasPendingColumn(table));
-    const waiting = check ? await table.countRows('vectorPending = true') : 0;
-    if (rows < VECTOR_INDEX_MIN_ROWS || !(missing || stale) || waiting > 0) return false;
-    await this.buildVectorIndex(table, rows);
-    return true;
+    return !(await hasPendingColumn(table)) || (await table.countRows('vectorPending = true')) === 0;
   }
 
   /**

@@ -137,6 +137,8 @@ export interface IndexStore {
   ensureIndexes?(o?: { /** false: keyword and scalar indexes only (the vector index is a later step). */ vector?: boolean }): Promise<unknown>;
   /** Trains the vector index if it is missing or stale (the step after a run that left it out); true when it trained. */
   buildVectorIndexIfDue?(): Promise<boolean>;
+  /** Whether buildVectorIndexIfDue() would train now (cheap: counts and the recorded build). */
+  vectorIndexDue?(): Promise<boolean>;
   /** Passages waiting for their vector (at most `limit`); without it every write carries its vectors. */
   pendingVectors?(limit: number): Promise<PendingVector[]>;
   /**

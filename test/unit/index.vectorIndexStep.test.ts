@@ -1,0 +1,75 @@
+// The vector-index step after a run, in a process of its own (src/rag/index/vectorIndexStep.ts, as `docs-rag index`
+// runs it): real LanceDB in a temp dir, the real CLI as the child.
+import * as assert from 'node:assert/strict';
+import * as fs from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import { VECTOR_INDEX_MIN_ROWS, openStore } from '../../src/rag/store';
+import { acquireWriterLock } from '../../src/rag/index/writerLock';
+import { spawnVectorIndexStep } from '../../src/rag/index/vectorIndexStep';
+import { ROOT } from '../helpers/run';
+
+const DIM = 16;
+
+/** A store with VECTOR_INDEX_MIN_ROWS clustered rows, optimized without its vector index (as a run leaves it). */
+async function storeWithoutVectorIndex(dir: string): Promise<void> {
+  const store = await openStore(dir);
+  await store.useEmbedder({ id: 'test', model: 'm', dimension: DIM });
+  let seed = 3;
+  const r = () => ((seed = (Math.imul(seed, 1664525) + 1013904223) >>> 0) / 2 ** 32);
+  const unit = (v: Float32Array) => v.map((x) => x / Math.hypot(...v));
+  const centres = Array.from({ length: 40 }, () => unit(Float32Array.from({ length: DIM }, () => r() - 0.5)));
+  const updates = [];
+  for (let f = 0; f < VECTOR_INDEX_MIN_ROWS / 100; f++) {
+    const file = `f${f}.md`;
+    const passages = Array.from({ length: 100 }, (_, i) => ({
+      id: `${file}#${i}`, path: file, fileHash: `h${f}`, format: 'md' as const, level: 2 as const, chunkPath: `doc/${i}`,
+      parentId: null, order: i, headingPath: ['T'], title: 'T', text: `text ${f} ${i}`, overlap: '', lang: 'en' as const,
+      loc: { startLine: i + 1, endLine: i + 1 }, indexText: `text ${f} ${i}`,
+    }));
+    const record = { path: file, size: 1, mtimeMs: 1, hash: `h${f}`, status: 'indexed' as const, reason: '', passages: 100, pipelineKey: 'k', indexedAt: 1 };
+    updates.push({ record, passages, vectors: passages.map((_, i) => unit(centres[(f * 100 + i) % 40].map((x) => x + (r() - 0.5) * 0.02))) });
+  }
+  await store.addNewFiles(updates);
+  await store.optimize({ vectorIndex: false });
+  assert.equal(await store.vectorIndexDue(), true);
+  await store.close();
+}
+
+describe('vector-index step in a child process (docs-rag index --vector-index-step)', () => {
+  let tmp: string;
+  let dir: string;
+  const args = () => ['--import', 'tsx', path.join(ROOT, 'src/cli.ts'), 'index', tmp, '--store', dir, '--vector-index-step'];
+
+  before(async () => {
+    tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'docs-rag-vstep-'));
+    dir = path.join(tmp, 'store');
+    await storeWithoutVectorIndex(dir);
+  });
+  after(() => fs.rmSync(tmp, { recursive: true, force: true }));
+
+  it('skips while another process holds the writer lock, trains the due index, then finds it current', async () => {
+    const release = await acquireWriterLock(dir, { purpose: 'test' });
+    try {
+      assert.deepEqual({ ...(await spawnVectorIndexStep(args(), { ...process.env, LANCEDB_LOG: 'error' })), ms: 0 }, { trained: false, busy: true, ms: 0 });
+    } finally {
+      release();
+    }
+    const first = await spawnVectorIndexStep(args(), { ...process.env, LANCEDB_LOG: 'error' });
+    assert.equal(first.trained, true);
+    const store = await openStore(dir);
+    try {
+      assert.equal(store.vectorIndexInfo()?.rows, VECTOR_INDEX_MIN_ROWS);
+      assert.equal(store.vectorIndexInfo()?.mode, 'ivf');
+      assert.ok((await store.indexNames()).some((x) => x.startsWith('vector')));
+      assert.equal(await store.vectorIndexDue(), false);
+    } finally {
+      await store.close();
+    }
+    assert.equal((await spawnVectorIndexStep(args(), { ...process.env, LANCEDB_LOG: 'error' })).trained, false);
+  });
+
+  it('a child that fails is reported with its reason (no result line)', async () => {
+    await assert.rejects(spawnVectorIndexStep(['-e', 'process.stderr.write("boom\\n"); process.exit(3)']), /exit code 3\): boom/);
+  });
+});
