@@ -8,11 +8,15 @@ import type { IndexProgress, IndexRunResult } from '../rag/index/indexer';
  * BENCHMARKS.md ("Indexing process and memory"): two arenas instead of one per allocating thread (LanceDB's, the
  * parsers'), and blocks of 128 KB and more mapped on their own and trimmed, so what a step frees (a batch, an index
  * build) goes back to the system instead of staying in the arenas. They take effect only at process start.
+ * And one LanceDB setting: its older IVF shuffler, which keeps less of the vectors in memory while it trains the vector
+ * index (peak of that step at 101k passages 655 → 545 MB, same time; BENCHMARKS.md, issue 15 "vector index"). An
+ * undocumented switch of Lance: a version without it ignores it (then that step peaks ~100 MB higher again).
  */
 export const INDEXING_MALLOC_ENV: Readonly<Record<string, string>> = {
   MALLOC_ARENA_MAX: '2',
   MALLOC_MMAP_THRESHOLD_: '131072',
   MALLOC_TRIM_THRESHOLD_: '131072',
+  LANCE_LEGACY_SHUFFLER: '1',
 };
 
 /** One index the process may write: a workspace folder and its store, with the engine settings. */
