@@ -99,6 +99,7 @@ async function vectorIndexStep(result: IndexRunResult, folder: string, storeDir:
   try {
     const step = await spawnVectorIndexStep(args);
     result.vectorIndex = step.busy ? 'busy' : step.trained ? 'built' : 'current';
+    if (step.peakRssMB) result.vectorIndexRssMB = step.peakRssMB;
   } catch (err) {
     result.vectorIndex = 'due';
     const why = err instanceof Error ? err.message : String(err);
@@ -119,6 +120,9 @@ function extras(r: IndexRunResult): Record<string, unknown> {
   if (r.searchableMs !== undefined) out.searchableMs = r.searchableMs;
   if (r.vectorIndex) out.vectorIndex = r.vectorIndex;
   if (r.vectorIndexMs !== undefined) out.vectorIndexMs = r.vectorIndexMs;
+  if (r.vectorIndexRssMB !== undefined) out.vectorIndexRssMB = r.vectorIndexRssMB;
+  // This process's own peak (the run), next to the vector-index step's (its own process).
+  if (r.vectorIndex) out.runRssMB = Math.round(process.resourceUsage().maxRSS / 1024);
   return out;
 }
 

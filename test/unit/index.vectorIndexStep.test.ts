@@ -69,6 +69,20 @@ describe('vector-index step in a child process (docs-rag index --vector-index-st
     assert.equal((await spawnVectorIndexStep(args(), { ...process.env, LANCEDB_LOG: 'error' })).trained, false);
   });
 
+  it("the extension's indexing process entry (src/indexProcess/main.ts --vector-index-step) runs the same step", async () => {
+    const other = path.join(tmp, 'store2');
+    await storeWithoutVectorIndex(other);
+    const step = await spawnVectorIndexStep(['--import', 'tsx', path.join(ROOT, 'src/indexProcess/main.ts'), '--vector-index-step', other], { ...process.env, LANCEDB_LOG: 'error' });
+    assert.equal(step.trained, true);
+    const store = await openStore(other);
+    try {
+      assert.equal(store.vectorIndexInfo()?.mode, 'ivf');
+      assert.equal(await store.vectorIndexDue(), false);
+    } finally {
+      await store.close();
+    }
+  });
+
   it('a child that fails is reported with its reason (no result line)', async () => {
     await assert.rejects(spawnVectorIndexStep(['-e', 'process.stderr.write("boom\\n"); process.exit(3)']), /exit code 3\): boom/);
   });

@@ -58,6 +58,8 @@ export interface IndexRunResult {
    */
   vectorIndex?: 'built' | 'current' | 'scheduled' | 'due' | 'busy';
   vectorIndexMs?: number;
+  /** Peak resident memory of the vector-index step's own process (when it ran in one), MB. */
+  vectorIndexRssMB?: number;
   /** Passages with their vector, of all passages, when the run ended (a cancelled or failed fill leaves some pending). */
   vectors?: { filled: number; total: number };
 }

@@ -12,7 +12,11 @@ export interface VectorIndexStepResult {
   trained: boolean;
   busy?: boolean;
   ms: number;
+  /** Peak resident memory of the step's process, MB (diagnostics). */
+  peakRssMB?: number;
 }
+
+const peakRssMB = () => Math.round(process.resourceUsage().maxRSS / 1024);
 
 /** In the child: trains the vector index of the store in `storeDir` if it is due, under the writer lock. */
 export async function runVectorIndexStep(storeDir: string): Promise<VectorIndexStepResult> {
@@ -23,7 +27,7 @@ export async function runVectorIndexStep(storeDir: string): Promise<VectorIndexS
     const store = await openStore(storeDir);
     try {
       const trained = await store.buildVectorIndexIfDue();
-      return { trained, ms: Date.now() - started };
+      return { trained, ms: Date.now() - started, peakRssMB: peakRssMB() };
     } finally {
       await store.close();
     }
@@ -39,9 +43,10 @@ export const VECTOR_STEP_MARK = 'docs-rag-vector-index-step:';
  * In the parent: runs `node <args>` (a command that calls runVectorIndexStep and prints VECTOR_STEP_MARK + its JSON) and
  * returns its result; a child that fails or dies rejects with its stderr's last line.
  */
-export function spawnVectorIndexStep(args: string[], env: NodeJS.ProcessEnv = process.env): Promise<VectorIndexStepResult> {
+export function spawnVectorIndexStep(args: string[], env: NodeJS.ProcessEnv = process.env, signal?: AbortSignal): Promise<VectorIndexStepResult> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, args, { stdio: ['ignore', 'pipe', 'pipe'], env });
+    // `signal` stops the child (its index commit is atomic: the next run trains the index again).
+    const child = spawn(process.execPath, args, { stdio: ['ignore', 'pipe', 'pipe'], env, signal, killSignal: 'SIGKILL' });
     let out = '';
     let err = '';
     child.stdout.setEncoding('utf8').on('data', (d: string) => (out += d));
