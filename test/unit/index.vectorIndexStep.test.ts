@@ -7,7 +7,7 @@ import * as path from 'node:path';
 import { VECTOR_INDEX_MIN_ROWS, openStore } from '../../src/rag/store';
 import { acquireWriterLock } from '../../src/rag/index/writerLock';
 import { spawnVectorIndexStep } from '../../src/rag/index/vectorIndexStep';
-import { ROOT } from '../helpers/run';
+import { ROOT, runCliSource } from '../helpers/run';
 
 const DIM = 16;
 
@@ -85,5 +85,45 @@ describe('vector-index step in a child process (docs-rag index --vector-index-st
 
   it('a child that fails is reported with its reason (no result line)', async () => {
     await assert.rejects(spawnVectorIndexStep(['-e', 'process.stderr.write("boom\\n"); process.exit(3)']), /exit code 3\): boom/);
+  });
+});
+
+describe('docs-rag index: searchable first, then the vector index in its own process', () => {
+  let tmp: string;
+  before(() => {
+    tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'docs-rag-vcli-'));
+    // 450 Markdown files of 12 sections: more than VECTOR_INDEX_MIN_ROWS passages (documents, sections, paragraphs).
+    const words = ['cargo', 'crate', 'registry', 'build', 'package', 'module', 'index', 'search', 'query', 'vector', 'token', 'field', 'table', 'store', 'parse', 'chunk'];
+    let seed = 9;
+    const r = () => ((seed = (Math.imul(seed, 1664525) + 1013904223) >>> 0) / 2 ** 32);
+    const sentence = () => Array.from({ length: 14 }, () => words[Math.floor(r() * words.length)]).join(' ') + '.';
+    fs.mkdirSync(path.join(tmp, 'docs'));
+    for (let f = 0; f < 450; f++) {
+      const sections = Array.from({ length: 12 }, (_, s) => `## Section ${f}-${s}\n\n${sentence()} ${sentence()}\n\n${sentence()} ${sentence()}\n`);
+      fs.writeFileSync(path.join(tmp, 'docs', `doc-${f}.md`), `# Document ${f}\n\n${sections.join('\n')}`);
+    }
+  });
+  after(() => fs.rmSync(tmp, { recursive: true, force: true }));
+
+  it('reports the time to searchable, trains the vector index in a child after the run, and finds it current next time', async () => {
+    const folder = path.join(tmp, 'docs');
+    const store = path.join(tmp, 'store');
+    const env = { ...process.env, LANCEDB_LOG: 'error' };
+    const first = await runCliSource(['index', folder, '--store', store, '--json'], env);
+    assert.equal(first.code, 0, first.stderr);
+    const r = JSON.parse(first.stdout.trim().split('\n').pop()!) as Record<string, number | string>;
+    assert.ok(Number(r.chunks) >= VECTOR_INDEX_MIN_ROWS, `only ${r.chunks} passages`);
+    assert.equal(r.vectorIndex, 'built');
+    assert.ok(Number(r.searchableMs) + Number(r.vectorIndexMs) <= Number(r.ms), JSON.stringify(r));
+    // Measured in the child's own process (a pid other than the run's): present and positive.
+    assert.ok(Number(r.vectorIndexRssMB) > 0 && Number(r.runRssMB) > 0);
+    const info = JSON.parse(fs.readFileSync(path.join(store, 'vector-index.json'), 'utf8')) as { rows: number };
+    assert.equal(info.rows, Number(r.chunks));
+    const again = await runCliSource(['index', folder, '--store', store, '--json'], env);
+    assert.equal(again.code, 0, again.stderr);
+    const r2 = JSON.parse(again.stdout.trim().split('\n').pop()!) as Record<string, number | string>;
+    assert.equal(r2.unchanged, 450);
+    assert.equal(r2.vectorIndex, 'current');
+    assert.equal(r2.vectorIndexMs, undefined, 'no child started when nothing is due');
   });
 });
