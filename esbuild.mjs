@@ -32,12 +32,14 @@ const noSharp = {
 
 const entries = [
   { entryPoints: ['src/extension.ts'], outfile: 'dist/extension.js' },
-  // The engine in its own bundle, required by the extension on first use (keeps activation fast).
+  // The host's part of the engine (answers, chat adapters, model download) in its own bundle, required on first use.
   { entryPoints: ['src/views/engineBundle.ts'], outfile: 'dist/engine.js' },
   { entryPoints: ['src/cli.ts'], outfile: 'dist/cli.js', banner: { js: '#!/usr/bin/env node' } },
   { entryPoints: ['src/rag/ingest/parseWorker.ts'], outfile: 'dist/parseWorker.js' },
   // The extension's indexing process (forked with IPC by src/views/indexProcess.ts).
   { entryPoints: ['src/indexProcess/main.ts'], outfile: 'dist/indexWorker.js' },
+  // The extension's search process (forked with IPC by src/searchProcess/client.ts): LanceDB and the search pipeline.
+  { entryPoints: ['src/searchProcess/main.ts'], outfile: 'dist/searchWorker.js' },
   {
     entryPoints: ['src/rag/embed/localWorker.ts'],
     outfile: 'dist/localEmbedWorker.js',

@@ -1,10 +1,12 @@
-// Extension-host memory with a large index open and searched (issue 15): what the extension host holds when it only
-// reads an index (the indexing process writes it). Loads dist/engine.js the way the extension does (on first use),
-// opens the index, runs the search pipeline the Docs view uses for a set of queries, and reports the resident memory
-// before loading the engine, after opening the index, and after the searches (peak and end).
-// Usage: node --import tsx bench/hostMemory.ts <folder> <storeDir> [rounds]
+// Extension-host memory with a large index open and searched (issue 15): what the extension host holds when it reads
+// an index the way the extension does — the search process (dist/searchWorker.js, forked by the same client code)
+// opens it and runs the search pipeline; the host loads dist/engine.js (the answer stage) on first use and builds the
+// extractive answer from the retrieved passages. Reports this process's resident memory before, after opening the
+// index and after the searches (peak and end), and the search process's peak.
+// Usage: node --import tsx bench/hostMemory.ts <folder> <storeDir> [rounds]   (after `npm run build`)
 import * as fs from 'node:fs';
 import * as path from 'node:path';
+import { SearchProcess } from '../src/searchProcess/client';
 
 const QUERIES = [
   'diffusion tensor imaging of white matter in preterm infants',
@@ -20,7 +22,7 @@ const QUERIES = [
 ];
 
 const mb = (n: number) => Math.round(n / 1048576);
-const hwm = () => Number(/VmHWM:\s+(\d+)/.exec(fs.readFileSync('/proc/self/status', 'utf8'))?.[1] ?? 0) / 1024;
+const hwm = (pid: number | 'self' = 'self') => Number(/VmHWM:\s+(\d+)/.exec(fs.readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1] ?? 0) / 1024;
 
 async function main(): Promise<void> {
   const [folder, storeDir, roundsArg] = process.argv.slice(2);
@@ -30,10 +32,11 @@ async function main(): Promise<void> {
   const before = process.memoryUsage().rss;
   // eslint-disable-next-line @typescript-eslint/no-require-imports
   const m = require(path.resolve(__dirname, '../dist/engine.js')) as typeof import('../src/views/engineBundle');
-  const engine = await m.engine.openEngine({ folder, storeDir });
+  const searcher = new SearchProcess(path.resolve(__dirname, '../dist/searchWorker.js'), { info: () => undefined, warn: console.warn, error: console.error });
+  const engine = await searcher.open({ key: 'bench', name: 'bench', folder, storeDir, config: {} });
   const passages = await engine.store.countPassages();
   const opened = process.memoryUsage().rss;
-  const retriever = m.search.createRetriever(engine, { config: 'default' });
+  const retriever = engine.retriever({ config: 'default' });
   const ms: number[] = [];
   let peak = 0;
   for (let r = 0; r < rounds; r++) {
@@ -42,12 +45,17 @@ async function main(): Promise<void> {
       const res = await retriever.retrieve(q, { k: 10 });
       ms.push(performance.now() - t0);
       if (res.hits.length === 0) throw new Error(`no hits for "${q}"`);
+      // The host's own work on an answer: the extractive answer with citations from the retrieved passages.
+      const answer = await m.answer.answerQuestion(q, { retriever, chatModel: null, embedder: engine.embedder, maxSources: 16 });
+      if (answer.citations.length === 0) throw new Error(`no citations for "${q}"`);
       peak = Math.max(peak, process.memoryUsage().rss);
     }
   }
   const endUsage = process.memoryUsage();
   const end = endUsage.rss;
+  const childPeak = searcher.pid ? hwm(searcher.pid) : 0;
   await engine.close();
+  searcher.dispose();
   ms.sort((a, b) => a - b);
   console.log(
     JSON.stringify({
@@ -58,7 +66,8 @@ async function main(): Promise<void> {
       'rss index open MB': mb(opened),
       'rss after searches MB': mb(end),
       'rss peak while searching MB': mb(peak),
-      'process peak (VmHWM) MB': Math.round(hwm()),
+      'host process peak (VmHWM) MB': Math.round(hwm()),
+      'search process peak (VmHWM) MB': Math.round(childPeak),
       'growth (peak - before) MB': mb(peak - before),
       'JS heap / external / arrayBuffers at end MB': `${mb(endUsage.heapUsed)} / ${mb(endUsage.external)} / ${mb(endUsage.arrayBuffers)}`,
     }),

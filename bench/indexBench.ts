@@ -8,6 +8,7 @@ import * as path from 'node:path';
 import { parseArgs } from 'node:util';
 import { generateWorkspace } from './indexGen';
 import { INDEXING_MALLOC_ENV } from '../src/indexProcess/protocol';
+import { LANCE_WRITER_ENV } from '../src/rag/store/lanceEnv';
 
 const ROOT = path.resolve(__dirname, '..');
 const SHARED = process.env.DOCS_RAG_SHARED ? path.resolve(process.env.DOCS_RAG_SHARED) : path.resolve(ROOT, '../shared');
@@ -18,7 +19,7 @@ function step(args: string[]): Row {
   const r = spawnSync(process.execPath, ['--import', 'tsx', path.join(__dirname, 'indexChild.ts'), ...args], {
     cwd: ROOT,
     // The environment of every indexing process (the CLI's and the extension's): malloc and LanceDB settings.
-    env: { ...INDEXING_MALLOC_ENV, ...process.env },
+    env: { ...INDEXING_MALLOC_ENV, ...LANCE_WRITER_ENV, ...process.env },
     encoding: 'utf8',
     maxBuffer: 64 << 20,
   });

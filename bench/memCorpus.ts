@@ -3,9 +3,14 @@
 //            evaluation workspace (~2,600 Markdown files, ~17k passages);
 //   100k:    SciFact abstracts one per file, each file carrying the abstract under several section headings, repeated
 //            with different section order until about 100,000 passages are reached.
-// Usage: node --import tsx bench/memCorpus.ts scifact|100k <dir>
+//   realmix: the issue's "real mix of Debian package docs and npm package READMEs/HTML", rebuilt from THIS machine:
+//            every HTML/text/Markdown/README file of /usr/share/doc, the README/HTML files of the repository's
+//            node_modules, then gzipped READMEs/NEWS/text of /usr/share/doc unpacked, in path order, until 56 MB.
+//            Machine-specific by nature (other machines have other packages): the command prints what it took.
+// Usage: node --import tsx bench/memCorpus.ts scifact|100k|realmix <dir>
 import * as fs from 'node:fs';
 import * as path from 'node:path';
+import * as zlib from 'node:zlib';
 
 const SHARED = path.resolve(__dirname, '../../shared');
 
@@ -54,9 +59,48 @@ function hundredK(dir: string): void {
   }
 }
 
+function filesUnder(root: string, keep: (rel: string) => boolean): string[] {
+  const out: string[] = [];
+  const walk = (d: string) => {
+    for (const e of fs.readdirSync(d, { withFileTypes: true }).sort((a, b) => a.name.localeCompare(b.name))) {
+      const abs = path.join(d, e.name);
+      if (e.isDirectory()) walk(abs);
+      else if (e.isFile() && keep(path.relative(root, abs))) out.push(abs);
+    }
+  };
+  walk(root);
+  return out;
+}
+
+const LIMIT_BYTES = 56 * 1024 * 1024;
+
+function realMix(dir: string): void {
+  const docs = '/usr/share/doc';
+  const modules = path.resolve(__dirname, '../node_modules');
+  const plain = /\.(html?|txt|md|markdown)$|(^|\/)readme[^/]*$/i;
+  let bytes = 0;
+  let files = 0;
+  const put = (to: string, data: Buffer) => {
+    fs.mkdirSync(path.dirname(to), { recursive: true });
+    fs.writeFileSync(to, data);
+    bytes += data.length;
+    files++;
+  };
+  // A README without a known extension is indexed as text.
+  const asText = (rel: string) => (/\.(html?|txt|md|markdown)$/i.test(rel) ? rel : `${rel}.txt`);
+  for (const f of filesUnder(docs, (rel) => plain.test(rel) && !rel.endsWith('.gz'))) put(path.join(dir, 'debian-doc', asText(path.relative(docs, f))), fs.readFileSync(f));
+  for (const f of filesUnder(modules, (rel) => /(^|\/)readme\.md$|\.html?$/i.test(rel))) put(path.join(dir, 'npm', path.relative(modules, f)), fs.readFileSync(f));
+  for (const f of filesUnder(docs, (rel) => /(^|\/)(readme|news)[^/]*\.gz$|\.(txt|md|html?)\.gz$/i.test(rel))) {
+    if (bytes >= LIMIT_BYTES) break;
+    const rel = path.relative(docs, f).replace(/\.gz$/, '');
+    put(path.join(dir, 'debian-doc', asText(rel)), zlib.gunzipSync(fs.readFileSync(f)));
+  }
+  console.log(`realmix: ${files} files, ${(bytes / 1e6).toFixed(1)} MB`);
+}
+
 const [kind, dir] = process.argv.slice(2);
 if (!kind || !dir) {
-  console.error('usage: bench/memCorpus.ts scifact|100k <dir>');
+  console.error('usage: bench/memCorpus.ts scifact|100k|realmix <dir>');
   process.exit(2);
 }
 if (fs.existsSync(dir)) {
@@ -64,6 +108,7 @@ if (fs.existsSync(dir)) {
 } else {
   if (kind === 'scifact') scifact(dir);
   else if (kind === '100k') hundredK(dir);
+  else if (kind === 'realmix') realMix(dir);
   else throw new Error(`unknown corpus ${kind}`);
   console.log(`wrote ${kind} corpus to ${dir}`);
 }

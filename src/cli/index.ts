@@ -5,6 +5,7 @@ import { openEngine, type EngineConfigOverrides } from '../rag/engine';
 import { describeHolder } from '../rag/index/writerLock';
 import { indexFolder, type IndexProgress, type IndexRunResult } from '../rag/index/indexer';
 import { VECTOR_STEP_MARK, runVectorIndexStep, spawnVectorIndexStep } from '../rag/index/vectorIndexStep';
+import { useLanceWriterEnv } from '../rag/store/lanceEnv';
 import { defaultConfig, type OcrConfig } from '../rag/config';
 import { UsageError, parse, printJson, resolveStore } from './common';
 import { prepareLocalModel } from './localModel';
@@ -36,6 +37,8 @@ export async function run(argv: string[]): Promise<number> {
   if (!fs.existsSync(folder) || !fs.statSync(folder).isDirectory()) {
     throw new UsageError(`folder not found: ${folder}`);
   }
+  // A writer: LanceDB's memory settings for index builds (store/lanceEnv.ts), inherited by the vector-index step's child.
+  useLanceWriterEnv();
   if (values['vector-index-step']) {
     const step = await runVectorIndexStep(resolveStore(folder, values.store));
     process.stdout.write(`${VECTOR_STEP_MARK}${JSON.stringify(step)}\n`);

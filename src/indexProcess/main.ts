@@ -8,6 +8,7 @@ import { openEngine, type Engine } from '../rag/engine';
 import { indexFolder, type IndexProgress, type IndexRunResult } from '../rag/index/indexer';
 import { RunQueue } from '../rag/index/runQueue';
 import { VECTOR_STEP_MARK, runVectorIndexStep, spawnVectorIndexStep } from '../rag/index/vectorIndexStep';
+import { useLanceWriterEnv } from '../rag/store/lanceEnv';
 import type { FolderSpec, FromChild, ToChild } from './protocol';
 
 interface Slot {
@@ -155,6 +156,8 @@ function serve(): void {
   send({ type: 'ready', pid: process.pid });
 }
 
+// This process writes indexes: LanceDB's memory settings for index builds (store/lanceEnv.ts), before its first use.
+useLanceWriterEnv();
 // Started as the vector-index step of a run (vectorIndexStep above): train, print the result, exit.
 const stepAt = process.argv.indexOf('--vector-index-step');
 if (stepAt >= 0) {

@@ -8,18 +8,11 @@ import type { IndexProgress, IndexRunResult } from '../rag/index/indexer';
  * BENCHMARKS.md ("Indexing process and memory"): two arenas instead of one per allocating thread (LanceDB's, the
  * parsers'), and blocks of 128 KB and more mapped on their own and trimmed, so what a step frees (a batch, an index
  * build) goes back to the system instead of staying in the arenas. They take effect only at process start.
- * And two LanceDB settings, measured in BENCHMARKS.md (issue 15, "time to searchable"): its older IVF shuffler, which
- * keeps less of the vectors in memory while it trains the vector index (that step at 101k passages 655 → 545 MB), and
- * scans in batches of 1,024 rows instead of 8,192 (1,024-dim vectors: 4 MB instead of 32 MB a batch; compaction at 54k
- * passages 473 → 391 MB, IVF training at 101k 545 → 446 MB). Undocumented switches of Lance: a version without them
- * ignores them (those steps then peak higher again).
  */
 export const INDEXING_MALLOC_ENV: Readonly<Record<string, string>> = {
   MALLOC_ARENA_MAX: '2',
   MALLOC_MMAP_THRESHOLD_: '131072',
   MALLOC_TRIM_THRESHOLD_: '131072',
-  LANCE_LEGACY_SHUFFLER: '1',
-  LANCE_DEFAULT_BATCH_SIZE: '1024',
 };
 
 /** One index the process may write: a workspace folder and its store, with the engine settings. */

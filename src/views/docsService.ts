@@ -112,18 +112,18 @@ export class DocsService {
 
   /** Retriever over all folders, with the settings and (optionally) a chat model for expansion / reranking. */
   async retriever(chatModel?: ChatModel): Promise<MultiFolderRetriever> {
-    const { search } = await loadEngineModules();
     const parts = [];
     for (const { folder, engine } of await this.host.openEngines()) {
       const overrides = searchOverrides(readSettings(folder));
-      parts.push({ folder, retriever: search.createRetriever(engine, { config: 'default', chatModel, overrides }) });
+      parts.push({ folder, retriever: engine.retriever({ config: 'default', chatModel, overrides }) });
     }
     return new MultiFolderRetriever(parts);
   }
 
   async search(query: string, o: { k?: number; chatModel?: ChatModel; signal?: AbortSignal; flow?: 'chunk' | 'summary' } = {}): Promise<{ hits: ResolvedHit[]; result: RetrievalResult }> {
     const retriever = await this.retriever(o.chatModel);
-    const result = await retriever.retrieve(query, { k: o.k ?? 10, signal: o.signal, flow: o.flow });
+    // Hits only: the answer context (augmentation, token budget) is built by ask(), not for a list of passages.
+    const result = await retriever.retrieve(query, { k: o.k ?? 10, signal: o.signal, flow: o.flow, context: false });
     this.log.info(formatTrace(`search (${result.hits.length} hits)`, result.trace));
     for (const w of result.warnings) this.log.warn(`search: ${w}`);
     const hits = await Promise.all(result.hits.map((hit) => this.resolve(retriever.folderOf.get(hit.passage.id), hit)));
@@ -138,7 +138,7 @@ export class DocsService {
     const out = new Map<ResolvedHit, (HitEdge & { target: ResolvedHit })[]>();
     for (const { folder, engine } of await this.host.openEngines()) {
       const mine = hits.filter((h) => h.folder.uri.toString() === folder.uri.toString());
-      if (mine.length === 0 || !engine.store.linksOf) continue;
+      if (mine.length === 0) continue;
       const ids = mine.map((h) => h.hit.passage.id);
       const links = await engine.store.linksOf(ids);
       const byHit = edgesByHit(ids, links, perHit);

@@ -4,16 +4,16 @@ import * as crypto from 'node:crypto';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
-import type { Engine } from '../rag/engine';
 import type { IndexProgress, IndexRunResult } from '../rag/index/indexer';
 import { defaultConfig, type EngineConfig } from '../rag/config';
 import { META_FILE } from '../rag/store/meta';
 import type { FileRecord } from '../rag/store/types';
 import { errorMessage, type Log } from './log';
-import { indexWorkerPath, loadEngineModules } from './engineModules';
+import { indexWorkerPath, loadEngineModules, searchWorkerPath } from './engineModules';
 import type { QueuedRequest } from '../rag/index/runQueue';
 import type { FolderSpec } from '../indexProcess/protocol';
 import { IndexProcess } from './indexProcess';
+import { SearchProcess, type ReaderEngine } from '../searchProcess/client';
 import { prepareLocalModel } from './localModel';
 import { readSettings } from './settings';
 
@@ -58,13 +58,15 @@ export function engineConfigFromSettings(folder: vscode.WorkspaceFolder): Engine
 }
 
 export class EngineHost implements vscode.Disposable {
-  private readonly engines = new Map<string, Promise<Engine>>();
+  private readonly engines = new Map<string, Promise<ReaderEngine>>();
   /** Requests sent to the indexing process and not answered yet. */
   private readonly inflight = new Set<Promise<unknown>>();
   /** Folders whose reader engine was opened before their index existed (reopened after the first run). */
   private readonly openedWithoutIndex = new Set<string>();
   /** The process that writes every index of this window. */
   readonly worker: IndexProcess;
+  /** The process that reads them: searches, store reads (LanceDB never loads the extension host). */
+  readonly searcher: SearchProcess;
   private readonly stateEmitter = new vscode.EventEmitter<HostState>();
   readonly onDidChangeState = this.stateEmitter.event;
   private readonly indexedEmitter = new vscode.EventEmitter<{ folder: vscode.WorkspaceFolder; result: IndexRunResult }>();
@@ -91,6 +93,7 @@ export class EngineHost implements vscode.Disposable {
       this.setState({ kind: 'indexing', folder: folder.name });
     });
     this.worker.onDidCrash(({ reason }) => this.setState({ kind: 'error', message: reason }));
+    this.searcher = new SearchProcess(searchWorkerPath(), log);
   }
 
   get state(): HostState {
@@ -121,28 +124,23 @@ export class EngineHost implements vscode.Disposable {
     return path.join(this.storageRoot.fsPath, 'index', `${safeName}-${id}`);
   }
 
-  engine(folder: vscode.WorkspaceFolder): Promise<Engine> {
+  /** The reader of a folder's index, opened in the search process on first use. */
+  engine(folder: vscode.WorkspaceFolder): Promise<ReaderEngine> {
     const key = folder.uri.toString();
     let engine = this.engines.get(key);
     if (!engine) {
       const started = Date.now();
-      engine = loadEngineModules().then(async (m) => {
-        const storeDir = this.storeDirFor(folder);
-        await vscode.workspace.fs.createDirectory(vscode.Uri.file(storeDir));
-        const config = engineConfigFromSettings(folder);
-        prepareLocalModel(m, config, this.modelCacheDir, this.log, () => this.modelEmitter.fire());
+      engine = (async () => {
+        const spec = (await this.folderSpecs()).find((s) => s.key === key);
+        if (!spec) throw new Error(`${folder.name} is not a workspace folder on disk`);
+        await vscode.workspace.fs.createDirectory(vscode.Uri.file(spec.storeDir));
         // A reader only: it never writes (the indexing process does), so it never waits for a running index job.
-        if (!fs.existsSync(path.join(storeDir, META_FILE))) this.openedWithoutIndex.add(key);
-        const e = await m.engine.openEngine({
-          folder: folder.uri.fsPath,
-          storeDir,
-          config: { ingest: config.ingest, chunk: config.chunk, embed: config.embed, enrich: config.enrich },
-          embedderOverride: true,
-        });
-        this.log.info(`engine for "${folder.name}" open in ${Date.now() - started} ms (store ${storeDir}, embedder ${e.embedder.id}:${e.embedder.model})`);
+        if (!fs.existsSync(path.join(spec.storeDir, META_FILE))) this.openedWithoutIndex.add(key);
+        const e = await this.searcher.open(spec);
+        this.log.info(`engine for "${folder.name}" open in ${Date.now() - started} ms (store ${spec.storeDir}, embedder ${e.embedder.id}:${e.embedder.model})`);
         for (const w of e.warnings) this.log.warn(`${folder.name}: ${w}`);
         return e;
-      });
+      })();
       engine.catch((err) => {
         this.log.error(`could not open the index of "${folder.name}": ${errorMessage(err)}`);
         if (this.engines.get(key) === engine) this.engines.delete(key);
@@ -152,9 +150,9 @@ export class EngineHost implements vscode.Disposable {
     return engine;
   }
 
-  /** Opened engines only (does not load LanceDB). */
-  async openEngines(): Promise<{ folder: vscode.WorkspaceFolder; engine: Engine }[]> {
-    const out: { folder: vscode.WorkspaceFolder; engine: Engine }[] = [];
+  /** The readers of every folder (opened on first use). */
+  async openEngines(): Promise<{ folder: vscode.WorkspaceFolder; engine: ReaderEngine }[]> {
+    const out: { folder: vscode.WorkspaceFolder; engine: ReaderEngine }[] = [];
     for (const folder of this.folders()) {
       try {
         out.push({ folder, engine: await this.engine(folder) });
@@ -289,12 +287,15 @@ export class EngineHost implements vscode.Disposable {
       const storeDir = this.storeDirFor(folder);
       try {
         const engine = await this.engine(folder);
+        const files = await engine.store.listFiles();
+        const passages = await engine.store.countPassages();
+        // As of the reads above (the reader's meta is refreshed by each answer of the search process).
         const meta = engine.store.meta();
         out.push({
           folder,
           storeDir,
-          files: await engine.store.listFiles(),
-          passages: await engine.store.countPassages(),
+          files,
+          passages,
           embedder: meta ? `${meta.embedder.id}:${meta.embedder.model} (${meta.embedder.dimension} dims)` : `${engine.embedder.id}:${engine.embedder.model}`,
           lastRun: meta?.lastRun,
         });
@@ -329,6 +330,7 @@ export class EngineHost implements vscode.Disposable {
 
   dispose(): void {
     this.worker.dispose();
+    this.searcher.dispose();
     void this.reset();
     this.stateEmitter.dispose();
     this.indexedEmitter.dispose();

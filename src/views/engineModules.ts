@@ -1,5 +1,7 @@
-// Lazy loading of the engine: dist/engine.js (built from engineBundle.ts) holds LanceDB, the loaders, search and
-// answers. It is required on first use, so activation neither parses it nor loads the native module.
+// Lazy loading of the engine parts the extension host runs itself: dist/engine.js (built from engineBundle.ts) holds the
+// answer stage, the chat adapters and the embedders' model download, no LanceDB. It is required on first use, so
+// activation does not parse it. Searches and store reads run in the search process (dist/searchWorker.js), index
+// writes in the indexing process (dist/indexWorker.js).
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 
@@ -9,6 +11,8 @@ export const EXTENSION_ID = 'docs-rag.docs-rag';
 export const ENGINE_BUNDLE = 'engine.js';
 /** The indexing process's entry (src/indexProcess/main.ts), forked by indexProcess.ts. */
 export const INDEX_WORKER_BUNDLE = 'indexWorker.js';
+/** The extension's search process's entry (src/searchProcess/main.ts), forked by src/searchProcess/client.ts. */
+export const SEARCH_WORKER_BUNDLE = 'searchWorker.js';
 
 let bundleDir: string | undefined;
 let loading: Promise<EngineModules> | undefined;
@@ -28,6 +32,10 @@ function engineBundlePath(): string {
 
 export function indexWorkerPath(): string {
   return path.join(distDir(), INDEX_WORKER_BUNDLE);
+}
+
+export function searchWorkerPath(): string {
+  return path.join(distDir(), SEARCH_WORKER_BUNDLE);
 }
 
 export function loadEngineModules(): Promise<EngineModules> {

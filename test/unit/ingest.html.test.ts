@@ -3,7 +3,7 @@ import { strict as assert } from 'assert';
 import { readFileSync } from 'fs';
 import * as path from 'path';
 import { parseBytes } from '../../src/rag/ingest';
-import { looksLikeProse } from '../../src/rag/ingest/html';
+import { READABILITY_MAX_CHARS, looksLikeProse } from '../../src/rag/ingest/html';
 import { decodeText } from '../../src/rag/ingest/decode';
 import type { ParsedDocument } from '../../src/rag/types';
 import { REALDOCS, flatText } from './ingestHelpers';
@@ -36,6 +36,59 @@ describe('HTML loader', function () {
     const stale = await parseBytes(Buffer.from('<html><head><meta charset="windows-1252"></head><body><p>Grüße aus Köln</p></body></html>', 'utf8'), 'html', 'stale.html');
     assert.ok(flatText(stale).includes('Grüße aus Köln'), flatText(stale));
     assert.ok(stale.warnings.some((w) => /declared windows-1252 but the bytes are UTF-8/.test(w)));
+  });
+
+  it('parses markup without <html> as a page body: a fragment, and a page of nothing but a script tag (no-text, not a crash)', async () => {
+    const fragment = await parseBytes(Buffer.from('<p>Die Pegelmessung erfolgt stündlich.</p><h2>Anhang</h2><p>Weitere Angaben.</p>'), 'html', 'fragment.html');
+    assert.deepEqual(
+      fragment.blocks.map((b) => [b.kind, b.text]),
+      [
+        ['paragraph', 'Die Pegelmessung erfolgt stündlich.'],
+        ['heading', 'Anhang'],
+        ['paragraph', 'Weitere Angaben.'],
+      ],
+    );
+    // HTML5 leaves <html> out: such a page was 'no extractable text'.
+    const noHtmlTag = await parseBytes(Buffer.from('<!doctype html><head><title>Pegel</title></head><body><h1>Pegel</h1><p>Die Messung erfolgt stündlich.</p></body>'), 'html', 'page.html');
+    assert.ok(flatText(noHtmlTag).includes('Die Messung erfolgt stündlich.'), flatText(noHtmlTag));
+    // Like tslib.html in the tslib npm package: linkedom takes <script> for the document element, which the chrome
+    // filter removes; its body getter then threw a TypeError that became the file's status.
+    await assert.rejects(parseBytes(Buffer.from('<script src="tslib.js"></script>\n'), 'html', 'tslib.html'), (err: Error & { kind?: string }) => err.kind === 'no-text' && /no extractable text/.test(err.message));
+  });
+
+  it('indexes a page past READABILITY_MAX_CHARS as its whole body minus chrome (no main-content detection)', async () => {
+    const para = (i: number) => `<p>Absatz ${i}: Die Pegelmessung am Nordufer erfolgt stündlich durch den Flusswart und wird im Register vermerkt.</p>`;
+    const page = (n: number) =>
+      `<!doctype html><html><head><title>Pegel</title></head><body><nav>Startseite Menü</nav><div class="sidebar"><a href="/a">Seitenleiste Verweis</a></div><article><h1>Pegel</h1>${Array.from({ length: n }, (_, i) => para(i)).join('')}</article><footer>Impressum</footer></body></html>`;
+    const small = await parseBytes(Buffer.from(page(20)), 'html', 'small.html');
+    const large = await parseBytes(Buffer.from(page(Math.ceil(READABILITY_MAX_CHARS / 100))), 'html', 'large.html');
+    assert.ok(page(Math.ceil(READABILITY_MAX_CHARS / 100)).length > READABILITY_MAX_CHARS);
+    // Readability keeps the article only; the large page keeps the side links too, but never the chrome.
+    assert.ok(!flatText(small).includes('Seitenleiste Verweis'), 'small page: main content only');
+    assert.ok(flatText(large).includes('Seitenleiste Verweis'), 'large page: the whole body');
+    for (const doc of [small, large]) {
+      assert.ok(flatText(doc).includes('Absatz 19: Die Pegelmessung'));
+      assert.ok(!flatText(doc).includes('Startseite Menü') && !flatText(doc).includes('Impressum'), 'chrome removed');
+    }
+  });
+
+  it('reads list items that hold headings or code as sections, and plain list items as one list', async () => {
+    const page = `<!doctype html><html><body><main><h1>Lizenzen</h1><ul class="licenses">
+<li><h3>MIT-Lizenz</h3><p>Verwendet von: pegel 1.0</p><pre class="license-text">Hiermit wird unentgeltlich jeder Person
+die Erlaubnis erteilt, die Software zu nutzen.</pre></li>
+<li><h3>Apache-Lizenz 2.0</h3><p>Verwendet von: flusswart 2.3</p><pre class="license-text">Lizenziert unter der Apache-Lizenz
+in der Fassung 2.0 vom Januar 2004.</pre></li>
+</ul><p>Weitere Hinweise:</p><ul><li>Pegel werden stündlich gemessen.</li><li>Der Flusswart trägt sie ein.</li></ul></main></body></html>`;
+    const doc = await parseBytes(Buffer.from(page), 'html', 'licences.html');
+    const headings = doc.blocks.filter((b) => b.kind === 'heading').map((b) => b.text);
+    assert.deepEqual(headings, ['Lizenzen', 'MIT-Lizenz', 'Apache-Lizenz 2.0']);
+    const apache = doc.blocks.findIndex((b) => b.text === 'Apache-Lizenz 2.0');
+    assert.ok(doc.blocks.slice(apache + 1).some((b) => b.text.includes('Fassung 2.0 vom Januar 2004')), 'the licence text follows its heading');
+    const lists = doc.blocks.filter((b) => b.kind === 'list');
+    assert.deepEqual(lists.map((b) => b.text), ['Pegel werden stündlich gemessen.\nDer Flusswart trägt sie ein.']);
+    // The section's text is found in the source again: its own lines, not the whole list's.
+    const mit = doc.blocks.find((b) => b.text.startsWith('Hiermit wird'))!;
+    assert.deepEqual([mit.loc.startLine, mit.loc.endLine], [2, 3]);
   });
 
   it('strips site chrome (navigation, scripts, footer) and keeps the article', async () => {

@@ -5,6 +5,7 @@ import { tmpdir } from 'os';
 import * as path from 'path';
 import * as esbuild from 'esbuild';
 import { ParserPool, formatOf } from '../../src/rag/ingest';
+import { RECYCLE_AFTER_BYTES } from '../../src/rag/ingest/pool';
 import { DEFAULT_OCR } from '../../src/rag/ingest/ocr';
 import { LoadError } from '../../src/rag/types';
 import { REALDOCS } from './ingestHelpers';
@@ -120,6 +121,24 @@ describe('ParserPool', function () {
       assert.equal(r.error.message, "parsing needed more memory than the parser's limit of 48 MB; skipped");
       const doc = await pool.parse(path.join(REALDOCS, 'md/AGG.md'), opts);
       assert.ok(doc.blocks.length > 100);
+    } finally {
+      await pool.close();
+    }
+  });
+
+  it('replaces a worker after it parsed a large file (its grown heap goes back), and keeps it after small ones', async () => {
+    const pool = new ParserPool(1);
+    try {
+      const agg = path.join(REALDOCS, 'md/AGG.md');
+      const large = path.join(dir, 'large.md');
+      writeFileSync(large, readFileSync(agg, 'utf8').repeat(Math.ceil(RECYCLE_AFTER_BYTES / readFileSync(agg).length) + 1));
+      await pool.parse(agg, opts);
+      await pool.parse(agg, opts);
+      assert.equal(pool.spawned, 1, 'small files share one worker');
+      const doc = await pool.parse(large, opts);
+      assert.ok(doc.blocks.length > 100);
+      await pool.parse(agg, opts);
+      assert.equal(pool.spawned, 2, 'the worker that parsed the large file was replaced');
     } finally {
       await pool.close();
     }

@@ -151,4 +151,27 @@ describe('links: legal references and law names', () => {
     assert.equal(resolveLaw('der Abgabenordnung', laws), undefined); // A…G…G is no evidence for AGG
     assert.equal(abbreviationScore('abgabenordnungsgesetz', 'AGG'), 0);
   });
+
+  it('passages split from one block that share its source range each get the links they show, once', async () => {
+    // A licence page: one list holding every entry (an anchor link and a long text each), which the chunker splits into
+    // many passages that all keep the list's line range.
+    const items = Array.from({ length: 60 }, (_, i) => `<li>\n<a href="#lic-${i}">Lizenz ${i}</a>\n${`Die Nutzung des Moduls ${i} ist unter den Bedingungen dieser Lizenz gestattet. `.repeat(4)}</li>`);
+    const html = `<!doctype html><html><body><main><h1>Lizenzen</h1><ul>${items.join('\n')}</ul></main></body></html>`;
+    const doc = await parseBytes(new Uint8Array(Buffer.from(html)), 'html', 'licences.html');
+    const ps = chunkDocument(doc, { path: 'licences.html', fileHash: 'h' }, defaultConfig().chunk, {});
+    const units = ps.filter((p) => p.level === 2);
+    assert.ok(units.length > 5, `the list is split (${units.length} passages)`);
+    assert.ok(new Set(units.map((u) => `${u.loc.startLine}:${u.loc.endLine}`)).size < units.length, 'precondition: passages share a source range');
+    const rows = extractLinks(ps, { path: 'licences.html', format: 'html', raw: html });
+    const links = rows.filter((r) => r.role === 'edge' && r.kind === 'link');
+    // One edge per link of the page, not one per passage and link (the links shown by the file's first passage point
+    // at that passage itself, which resolves local anchors without a heading: no edge).
+    assert.equal(new Set(links.map((l) => l.anchor)).size, links.length, 'no link twice');
+    assert.ok(links.length >= 50 && links.length <= 60, `${links.length} edges`);
+    for (const l of links) {
+      const from = ps.find((p) => p.id === l.from)!;
+      assert.ok(from.text.includes(l.anchor), `the edge "${l.anchor}" starts at the passage that shows it`);
+    }
+  });
 });
+

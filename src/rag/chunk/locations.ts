@@ -7,10 +7,33 @@ const QUOTED_FORMATS: ReadonlySet<DocFormat> = new Set<DocFormat>(['docx', 'pptx
 
 export const MAX_QUOTE_CHARS = 200;
 
+/** Newline positions of a text, kept per text: a block cut into many parts asks for each part's lines. */
+const newlineCache = new Map<string, Int32Array>();
+
+function newlinesOf(text: string): Int32Array {
+  let nl = newlineCache.get(text);
+  if (!nl) {
+    const at: number[] = [];
+    for (let i = text.indexOf('\n'); i !== -1; i = text.indexOf('\n', i + 1)) at.push(i);
+    nl = Int32Array.from(at);
+    // Only the latest few texts (one block at a time is cut); short texts are cheap to count again.
+    if (newlineCache.size >= 8) newlineCache.clear();
+    newlineCache.set(text, nl);
+  }
+  return nl;
+}
+
+/** Newlines in text[0, end). */
 function countNewlines(text: string, end: number): number {
-  let n = 0;
-  for (let i = 0; i < end; i++) if (text.charCodeAt(i) === 10) n++;
-  return n;
+  const nl = newlinesOf(text);
+  let lo = 0;
+  let hi = nl.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >> 1;
+    if (nl[mid] < end) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo;
 }
 
 /**

@@ -264,6 +264,12 @@ interface FilesResult {
   cancelled: boolean;
 }
 
+/**
+ * The files in flight hold at most this much source together (a larger file is processed alone): a parse takes many
+ * times its file's size (an 8 MB HTML manual's DOM alone ~370 MB), so a few large files at once set a run's peak.
+ */
+export const IN_FLIGHT_BYTES = 8 * 1024 * 1024;
+
 /** Processes the added and changed files, a few in flight, and hands their results to the writer. */
 async function processFiles(plan: IndexPlan, ctx: FileJobContext, writer: BatchWriter): Promise<FilesResult> {
   const { config } = ctx.engine;
@@ -287,6 +293,8 @@ async function processFiles(plan: IndexPlan, ctx: FileJobContext, writer: BatchW
     },
     {
       signal: ctx.signal,
+      weight: (c) => c.entry.size,
+      budget: IN_FLIGHT_BYTES,
       onDone: (c) => {
         ctx.progress.filesDone++;
         ctx.progress.report('parse', c.entry.path);

@@ -83,7 +83,7 @@ export function planChanges(walked: WalkEntry[], records: FileRecord[], o: PlanO
  * Version of what loaders + chunker make of a file. Bump it when their output changes (new block rules, sizes, ids), so
  * unchanged files are re-chunked by the next run instead of keeping passages of the old pipeline.
  */
-export const PIPELINE_VERSION = 4; // 2: German compound parts in the keyword column and the builtin embedding; 3: OCR of scanned pages and images; 4: the links table (reference graph)
+export const PIPELINE_VERSION = 5; // 2: German compound parts in the keyword column and the builtin embedding; 3: OCR of scanned pages and images; 4: the links table (reference graph); 5: HTML without an <html> tag is parsed (was 'no extractable text'), pages over 1 MB without Readability, list items with headings/code/tables as sections
 
 /** Short fingerprint of the pipeline version and the chunking settings, part of every file record's key. */
 export function pipelineFingerprint(chunk: ChunkConfig): string {

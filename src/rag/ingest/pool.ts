@@ -29,6 +29,8 @@ export interface ParserPoolOptions {
 interface Job {
   request: ParseRequest;
   options: ParseOptions;
+  /** The file's size in bytes. */
+  size: number;
   resolve: (doc: ParsedDocument) => void;
   reject: (err: Error) => void;
   onAbort?: () => void;
@@ -60,7 +62,15 @@ function seconds(ms: number): string {
   return `${Math.round((ms / 1000) * 10) / 10} s`;
 }
 
+/**
+ * A worker that parsed a file at least this large is replaced: V8 keeps a worker's grown heap long after the parse (an
+ * 8 MB HTML manual's DOM, ~250 MB), so a run would otherwise carry it through every later file and its write.
+ */
+export const RECYCLE_AFTER_BYTES = 2 * 1024 * 1024;
+
 export class ParserPool {
+  /** Workers started so far (replacements included). */
+  spawned = 0;
   private readonly slots: Slot[] = [];
   private readonly queue: Job[] = [];
   private readonly workerPath: string;
@@ -117,7 +127,7 @@ export class ParserPool {
       throw new LoadError('too-large', `file is ${mb} MB, larger than the limit of ${options.maxFileSizeMB} MB; skipped (raise maxFileSizeMB to index it)`);
     }
     if (this.closed) throw new Error('ParserPool is closed');
-    const job: Job = { request: { id: this.nextId++, absPath, format, ocr: options.ocr }, options, resolve, reject };
+    const job: Job = { request: { id: this.nextId++, absPath, format, ocr: options.ocr }, options, size, resolve, reject };
     if (options.signal) {
       const signal = options.signal;
       job.onAbort = () => this.abort(job, abortError(signal));
@@ -160,6 +170,7 @@ export class ParserPool {
         })
       : new Worker(this.workerPath, { resourceLimits });
     const slot: Slot = { worker, job: null, timer: null };
+    this.spawned++;
     worker.unref();
     worker.on('message', (reply: ParseReply) => this.onReply(slot, reply));
     worker.on('error', (err: Error & { code?: string }) => {
@@ -208,7 +219,8 @@ export class ParserPool {
     slot.worker.unref();
     if (reply.ok) this.finish(job, null, reply.doc);
     else this.finish(job, reply.kind ? new LoadError(reply.kind, reply.message) : new LoadError('corrupt', `cannot parse: ${reply.message}`));
-    this.pump();
+    if (job.size >= RECYCLE_AFTER_BYTES) this.retire(slot, null);
+    else this.pump();
   }
 
   /** Kills a worker (deadline, crash or abort), settles its job and lets a fresh worker take the queue. */

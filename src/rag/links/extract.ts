@@ -46,13 +46,26 @@ export function lawKey(id: string): string {
 /** The rows of one file: targets first, then edges. Deterministic for the same passages and source. */
 export function extractLinks(passages: Passage[], src: LinkSource): LinkRow[] {
   const lines = src.raw !== undefined && (src.format === 'md' || src.format === 'html' || src.format === 'txt') ? src.raw.split('\n') : undefined;
-  const sourceOf = (p: Passage) =>
-    lines && p.loc.startLine !== undefined && p.loc.endLine !== undefined ? lines.slice(p.loc.startLine - 1, p.loc.endLine).join('\n') : p.text;
+  const rangeOf = (p: Passage) => (lines && p.loc.startLine !== undefined && p.loc.endLine !== undefined ? `${p.loc.startLine}:${p.loc.endLine}` : undefined);
 
   // Units are the finest passages: L2, and an L1 section without passages of its own.
   const hasChild = new Set(passages.filter((p) => p.level === 2 && p.parentId).map((p) => p.parentId!));
   const units = passages.filter((p) => p.level === 2 || (p.level === 1 && !hasChild.has(p.id)));
   if (units.length === 0) return [];
+  // Passages split from one block whose lines could not be narrowed (an HTML list holding a whole page) share that
+  // block's source range. Their markup is read once, and each link goes to the passage that shows its text; the
+  // Markdown-only names and terms come from each passage's own text. Reading the shared range for every passage gave
+  // every passage every link of the block (211,296 rows and ~1 GB for one 0.8 MB licence page).
+  const sharing = new Map<string, Passage[]>();
+  for (const u of units) {
+    const r = rangeOf(u);
+    if (r) sharing.set(r, [...(sharing.get(r) ?? []), u]);
+  }
+  const shared = (p: Passage) => (sharing.get(rangeOf(p) ?? '')?.length ?? 0) > 1;
+  const sourceOf = (p: Passage) => {
+    const r = rangeOf(p);
+    return r && !shared(p) ? lines!.slice(p.loc.startLine! - 1, p.loc.endLine).join('\n') : p.text;
+  };
   const firstOf = new Map<string, Passage>();
   for (const u of units) if (u.level === 2 && u.parentId && !firstOf.has(u.parentId)) firstOf.set(u.parentId, u);
 
@@ -103,7 +116,7 @@ export function extractLinks(passages: Passage[], src: LinkSource): LinkRow[] {
   // Defined terms (targets) of this file.
   const definitions = new Map<string, Passage>();
   for (const u of units) {
-    for (const t of definedTerms(u.text, lines ? sourceOf(u) : undefined)) {
+    for (const t of definedTerms(u.text, lines && !shared(u) ? sourceOf(u) : undefined)) {
       if (!definitions.has(t)) definitions.set(t, u);
       provide(u, termKey(t), 'definition');
     }
@@ -122,10 +135,22 @@ export function extractLinks(passages: Passage[], src: LinkSource): LinkRow[] {
     edges.push({ role: 'edge', from: p.id, path: src.path, kind, key, to, anchor: anchor.slice(0, 200) });
   };
   const defs = lines && src.format !== 'txt' ? referenceDefinitions(src.raw!) : new Map<string, string>();
+  const sharedLinks = new Map<Passage, ReturnType<typeof markupLinks>>();
+  if (lines && src.format !== 'txt') {
+    for (const group of sharing.values()) {
+      if (group.length < 2) continue;
+      const first = group[0];
+      for (const l of markupLinks(lines.slice(first.loc.startLine! - 1, first.loc.endLine).join('\n'), src.path, defs)) {
+        const text = l.text.trim();
+        const owner = (text && group.find((u) => u.text.includes(text))) || first;
+        sharedLinks.set(owner, [...(sharedLinks.get(owner) ?? []), l]);
+      }
+    }
+  }
   for (const u of units) {
     const source = sourceOf(u);
     if (lines && src.format !== 'txt') {
-      for (const l of markupLinks(source, src.path, defs)) {
+      for (const l of shared(u) ? sharedLinks.get(u) ?? [] : markupLinks(source, src.path, defs)) {
         const target = l.path || src.path;
         const key = l.anchor ? anchorKey(target, l.anchor) : fileKey(target);
         edge(u, 'link', key, l.text, target === src.path, l.anchor ? fileKey(target) : undefined);
@@ -140,7 +165,7 @@ export function extractLinks(passages: Passage[], src: LinkSource): LinkRow[] {
       }
     }
     for (const s of sectionReferences(u.text)) edge(u, 'reference', headingKey(s.title), s.anchor, true);
-    const names = lines && src.format === 'md' ? backtickedNames(source) : plainTextNames(u.text);
+    const names = lines && src.format === 'md' && !shared(u) ? backtickedNames(source) : plainTextNames(u.text);
     // A name is shared: every passage mentioning it links to the others (resolved when read; a name mentioned by many
     // passages is too generic to follow, see links/resolve.ts MAX_TARGETS_PER_KEY).
     for (const n of names.slice(0, MAX_NAMES_PER_PASSAGE)) {

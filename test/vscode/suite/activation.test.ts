@@ -33,14 +33,16 @@ describe('activation', () => {
     assert.deepEqual(schema.required, ['query']);
   });
 
-  it('does not load LanceDB during activation (the engine loads on first use)', async () => {
+  it('does not load LanceDB during activation, nor when it searches (the search process reads the index)', async () => {
     const a = await api();
     assert.equal(a.engineLoadedAtActivation, false);
     await a.startup;
     const lancedbLoaded = () => Object.keys(require.cache).some((id) => id.includes('@lancedb/lancedb'));
-    // The start-up index run happened in the indexing process; this host loads LanceDB to read (status, search).
+    // The start-up index run happened in the indexing process; searches run in the search process.
     assert.ok(a.host.worker.pid, 'the start-up run went to the indexing process');
-    await a.service.search('Urlaub', { k: 3 });
-    assert.ok(lancedbLoaded(), 'loaded once the index is searched');
+    const { hits } = await a.service.search('Urlaub', { k: 3 });
+    assert.ok(hits.length > 0);
+    assert.ok(a.host.searcher.pid, 'the search went to the search process');
+    assert.equal(lancedbLoaded(), false, 'LanceDB is not loaded into the extension host');
   });
 });

@@ -16,6 +16,7 @@ export async function run(): Promise<void> {
   require('./protocol.test');
   require('./indexing.test');
   require('./indexProcess.test');
+  require('./searchProcess.test');
   require('./citations.test');
   require('./chat.test');
   require('./tool.test');

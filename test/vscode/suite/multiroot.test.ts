@@ -1,16 +1,18 @@
-// Multi-root: one engine per folder, one search across all of them, each hit mapped back to its folder; and the
-// extractive answer (no model) with citations that open their ranges.
+// Multi-root: one reader per folder (in the search process), one search across all of them, each hit mapped back to
+// its folder; and the extractive answer (no model) with citations that open their ranges.
 import * as assert from 'node:assert/strict';
+import { execFile } from 'node:child_process';
 import { promises as fs } from 'node:fs';
 import * as os from 'node:os';
 import path from 'node:path';
+import { promisify } from 'node:util';
 import * as vscode from 'vscode';
-import type { Engine } from '../../../src/rag/engine';
+import type { ReaderEngine } from '../../../src/searchProcess/client';
 import { MultiFolderRetriever } from '../../../src/views/docsService';
-import { api, fileLines, flat } from './helpers';
+import { EXTENSION_ID, api, fileLines, flat } from './helpers';
 
 describe('multi-root search', () => {
-  const engines: Engine[] = [];
+  const engines: ReaderEngine[] = [];
   let tmp = '';
 
   after(async () => {
@@ -20,7 +22,7 @@ describe('multi-root search', () => {
 
   it('searches every folder and maps each hit to its own folder', async () => {
     const a = await api();
-    const m = await a.engineModules();
+    const cli = path.join(vscode.extensions.getExtension(EXTENSION_ID)!.extensionPath, 'dist/cli.js');
     tmp = await fs.mkdtemp(path.join(os.tmpdir(), 'docs-rag-multiroot-'));
     const docs: Record<string, string> = {
       alpha: '# Alpha\n\nDie Lagerhalle Nord wird jeden Montag um 6 Uhr geöffnet.\n',
@@ -29,14 +31,16 @@ describe('multi-root search', () => {
     const parts = [];
     for (const [i, [name, text]] of Object.entries(docs).entries()) {
       const dir = path.join(tmp, name);
+      const storeDir = path.join(tmp, `${name}-store`);
       await fs.mkdir(dir);
       await fs.writeFile(path.join(dir, 'halle.md'), text);
-      const engine = await m.engine.openEngine({ folder: dir, storeDir: path.join(tmp, `${name}-store`) });
+      // Indexed by the CLI (its own process), read through the extension's search process.
+      const run = await promisify(execFile)(process.execPath, [cli, 'index', dir, '--store', storeDir, '--json'], { env: { ...process.env, ELECTRON_RUN_AS_NODE: '1' } });
+      assert.deepEqual((JSON.parse(run.stdout) as { errors: unknown[] }).errors, []);
+      const engine = await a.host.searcher.open({ key: `test-${name}`, name, folder: dir, storeDir, config: {} });
       engines.push(engine);
-      const run = await m.indexer.indexFolder(engine);
-      assert.deepEqual(run.errors, []);
       const folder: vscode.WorkspaceFolder = { uri: vscode.Uri.file(dir), name, index: i };
-      parts.push({ folder, retriever: m.search.createRetriever(engine, { config: 'default' }) });
+      parts.push({ folder, retriever: engine.retriever({ config: 'default' }) });
     }
     const multi = new MultiFolderRetriever(parts);
     const result = await multi.retrieve('Wann öffnet die Lagerhalle?', { k: 10 });
