@@ -4,6 +4,8 @@ import * as path from 'node:path';
 import { openEngine, type EngineConfigOverrides } from '../rag/engine';
 import { describeHolder } from '../rag/index/writerLock';
 import { indexFolder, type IndexProgress, type IndexRunResult } from '../rag/index/indexer';
+import { VECTOR_STEP_MARK, runVectorIndexStep, spawnVectorIndexStep } from '../rag/index/vectorIndexStep';
+import { useLanceWriterEnv } from '../rag/store/lanceEnv';
 import { defaultConfig, type OcrConfig } from '../rag/config';
 import { UsageError, parse, printJson, resolveStore } from './common';
 import { prepareLocalModel } from './localModel';
@@ -26,12 +28,21 @@ export async function run(argv: string[]): Promise<number> {
     'ocr-langs': { type: 'string' },
     'ocr-max-pages': { type: 'string' },
     'parse-timeout': { type: 'string' },
+    // Internal: the vector-index step after a run, in a process of its own (rag/index/vectorIndexStep.ts).
+    'vector-index-step': { type: 'boolean' },
   });
   if (values.wait && values['no-wait']) throw new UsageError('--wait and --no-wait exclude each other');
   if (positionals.length !== 1) throw new UsageError('index needs exactly one <folder>');
   const folder = path.resolve(positionals[0]);
   if (!fs.existsSync(folder) || !fs.statSync(folder).isDirectory()) {
     throw new UsageError(`folder not found: ${folder}`);
+  }
+  // A writer: LanceDB's memory settings for index builds (store/lanceEnv.ts), inherited by the vector-index step's child.
+  useLanceWriterEnv();
+  if (values['vector-index-step']) {
+    const step = await runVectorIndexStep(resolveStore(folder, values.store));
+    process.stdout.write(`${VECTOR_STEP_MARK}${JSON.stringify(step)}\n`);
+    return 0;
   }
   const { embed, explicit } = embedOverrides(values);
   await prepareLocalModel(embed);
@@ -62,7 +73,9 @@ export async function run(argv: string[]): Promise<number> {
       full: values.full,
       wait: !values['no-wait'],
       onWait: (holder) => process.stderr.write(`docs-rag: ${describeHolder(holder)} is writing this index; waiting for it to finish (Ctrl+C to stop).\n`),
+      vectorIndex: 'caller',
     });
+    if (result.vectorIndex === 'due') await vectorIndexStep(result, folder, engine.storeDir, bar);
   } finally {
     process.off('SIGINT', onSigint);
     bar?.clear();
@@ -78,6 +91,27 @@ export async function run(argv: string[]): Promise<number> {
   return result.cancelled ? 130 : 0;
 }
 
+/**
+ * The vector index is trained after the run, in a child process (a fresh one peaks lower: vectorIndexStep.ts). If it
+ * fails, the index still answers (vector search exact) and the next run trains it: a warning, not an error.
+ */
+async function vectorIndexStep(result: IndexRunResult, folder: string, storeDir: string, bar: ProgressBar | null): Promise<void> {
+  bar?.update({ phase: 'vector-index', filesDone: result.files, filesTotal: result.files, passagesPerSec: 0 });
+  const started = Date.now();
+  const args = [...process.execArgv, process.argv[1], 'index', folder, '--store', storeDir, '--vector-index-step'];
+  try {
+    const step = await spawnVectorIndexStep(args);
+    result.vectorIndex = step.busy ? 'busy' : step.trained ? 'built' : 'current';
+    if (step.peakRssMB) result.vectorIndexRssMB = step.peakRssMB;
+  } catch (err) {
+    result.vectorIndex = 'due';
+    const why = err instanceof Error ? err.message : String(err);
+    (result.warnings ??= []).push(`${why}. Search works (vector search is exact); the next run trains the vector index.`);
+  }
+  result.vectorIndexMs = Date.now() - started;
+  result.ms += result.vectorIndexMs;
+}
+
 function extras(r: IndexRunResult): Record<string, unknown> {
   const out: Record<string, unknown> = { added: r.added ?? 0, updated: r.updated ?? 0, removed: r.removed ?? 0 };
   if (r.reembedded) out.reembedded = true;
@@ -86,6 +120,12 @@ function extras(r: IndexRunResult): Record<string, unknown> {
   if (r.repairedPassages) out.repairedPassages = r.repairedPassages;
   if (r.vectors) out.vectors = r.vectors;
   if (r.keywordReadyMs !== undefined) out.keywordReadyMs = r.keywordReadyMs;
+  if (r.searchableMs !== undefined) out.searchableMs = r.searchableMs;
+  if (r.vectorIndex) out.vectorIndex = r.vectorIndex;
+  if (r.vectorIndexMs !== undefined) out.vectorIndexMs = r.vectorIndexMs;
+  if (r.vectorIndexRssMB !== undefined) out.vectorIndexRssMB = r.vectorIndexRssMB;
+  // This process's own peak (the run), next to the vector-index step's (its own process).
+  if (r.vectorIndex) out.runRssMB = Math.round(process.resourceUsage().maxRSS / 1024);
   return out;
 }
 
@@ -95,6 +135,13 @@ function summary(r: IndexRunResult, storeDir: string): string {
       `(${r.added ?? 0} added, ${r.updated ?? 0} updated, ${r.removed ?? 0} removed, ${r.unchanged} unchanged).`,
   ];
   if (r.keywordReadyMs !== undefined) lines.push(`Keyword search was ready after ${(r.keywordReadyMs / 1000).toFixed(1)} s.`);
+  if (r.vectorIndex === 'built' && r.searchableMs !== undefined && r.vectorIndexMs !== undefined) {
+    lines.push(
+      `Searchable after ${(r.searchableMs / 1000).toFixed(1)} s; then the vector index was trained in ${(r.vectorIndexMs / 1000).toFixed(1)} s (a separate step).`,
+    );
+  } else if (r.vectorIndex === 'due' || r.vectorIndex === 'busy') {
+    lines.push(`The vector index was not trained${r.vectorIndex === 'busy' ? ' (another process writes this index)' : ''}: vector search is exact until the next run trains it.`);
+  }
   if (r.vectors) {
     const rest = r.vectors.total - r.vectors.filled;
     lines.push(`Vectors: ${r.vectors.filled} of ${r.vectors.total}${rest > 0 ? ` (${rest} still pending; the next run fills them)` : ''}.`);

@@ -7,6 +7,8 @@
 import { openEngine, type Engine } from '../rag/engine';
 import { indexFolder, type IndexProgress, type IndexRunResult } from '../rag/index/indexer';
 import { RunQueue } from '../rag/index/runQueue';
+import { VECTOR_STEP_MARK, runVectorIndexStep, spawnVectorIndexStep } from '../rag/index/vectorIndexStep';
+import { useLanceWriterEnv } from '../rag/store/lanceEnv';
 import type { FolderSpec, FromChild, ToChild } from './protocol';
 
 interface Slot {
@@ -58,12 +60,32 @@ function slotFor(spec: FolderSpec): Slot {
         const what = run.full ? 'full rebuild' : run.paths ? `${run.paths.length} changed path(s)` : 'scan';
         send({ type: 'started', key: slot.spec.key, what });
         const engine = await engineOf(slot);
-        return indexFolder(engine, { full: run.full, paths: run.paths, signal: run.signal, onProgress: run.onProgress });
+        const result = await indexFolder(engine, { full: run.full, paths: run.paths, signal: run.signal, onProgress: run.onProgress, vectorIndex: 'caller' });
+        if (result.vectorIndex === 'due') await vectorIndexStep(slot, result, run.signal, run.onProgress);
+        return result;
       },
       (result) => result.cancelled === true,
     ),
   };
   return slot;
+}
+
+/**
+ * The vector index is trained after the run (its passages are searchable by then), in a child process of this worker
+ * (a fresh process peaks lower; rag/index/vectorIndexStep.ts), still inside the run so the queue keeps one writer. A
+ * cancelled or failed step leaves the index answering (vector search exact); the next run trains it.
+ */
+async function vectorIndexStep(slot: Slot, result: IndexRunResult, signal: AbortSignal, onProgress: (p: IndexProgress) => void): Promise<void> {
+  onProgress({ phase: 'vector-index', filesDone: result.files, filesTotal: result.files, passagesPerSec: 0 });
+  const started = Date.now();
+  try {
+    const step = await spawnVectorIndexStep([...process.execArgv, process.argv[1], '--vector-index-step', slot.spec.storeDir], process.env, signal);
+    result.vectorIndex = step.busy ? 'busy' : step.trained ? 'built' : 'current';
+  } catch (err) {
+    if (!signal.aborted) log('warn', `${slot.spec.name}: ${errorText(err)}; vector search stays exact until the next run trains the vector index.`);
+  }
+  result.vectorIndexMs = Date.now() - started;
+  result.ms += result.vectorIndexMs;
 }
 
 function configure(folders: FolderSpec[]): void {
@@ -111,23 +133,42 @@ async function shutdown(): Promise<void> {
   process.exit(0);
 }
 
-process.on('message', (m: ToChild) => {
-  switch (m.type) {
-    case 'configure':
-      configure(m.folders);
-      break;
-    case 'run':
-      run(m);
-      break;
-    case 'cancel':
-      requests.get(m.id)?.abort();
-      break;
-    case 'shutdown':
-      void shutdown();
-      break;
-  }
-});
-// The extension host went away (closed window, crash): nothing may keep writing for it.
-process.on('disconnect', () => void shutdown());
-process.on('unhandledRejection', (err) => log('error', `indexing process: ${errorText(err)}`));
-send({ type: 'ready', pid: process.pid });
+function serve(): void {
+  process.on('message', (m: ToChild) => {
+    switch (m.type) {
+      case 'configure':
+        configure(m.folders);
+        break;
+      case 'run':
+        run(m);
+        break;
+      case 'cancel':
+        requests.get(m.id)?.abort();
+        break;
+      case 'shutdown':
+        void shutdown();
+        break;
+    }
+  });
+  // The extension host went away (closed window, crash): nothing may keep writing for it.
+  process.on('disconnect', () => void shutdown());
+  process.on('unhandledRejection', (err) => log('error', `indexing process: ${errorText(err)}`));
+  send({ type: 'ready', pid: process.pid });
+}
+
+// This process writes indexes: LanceDB's memory settings for index builds (store/lanceEnv.ts), before its first use.
+useLanceWriterEnv();
+// Started as the vector-index step of a run (vectorIndexStep above): train, print the result, exit.
+const stepAt = process.argv.indexOf('--vector-index-step');
+if (stepAt >= 0) {
+  runVectorIndexStep(process.argv[stepAt + 1]).then(
+    (r) => {
+      process.stdout.write(`${VECTOR_STEP_MARK}${JSON.stringify(r)}\n`);
+      process.exit(0);
+    },
+    (err: unknown) => {
+      process.stderr.write(`${errorText(err)}\n`);
+      process.exit(1);
+    },
+  );
+} else serve();

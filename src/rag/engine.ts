@@ -25,9 +25,17 @@ export interface Engine {
   /** Stops the parser workers (their memory goes back before optimize); the next parsers() starts new ones. */
   releaseParsers(): Promise<void>;
   /** Runs optimize() on the write queue now (folds new rows into the FTS/vector indexes, prunes old versions). */
-  optimizeNow(o?: { deleteUnverified?: boolean }): Promise<void>;
-  /** Debounced optimizeNow(): the last call wins; a pending one is dropped by close(). */
-  scheduleOptimize(delayMs?: number): void;
+  optimizeNow(o?: { deleteUnverified?: boolean; vectorIndex?: boolean }): Promise<void>;
+  /**
+   * Trains the vector index on the write queue if it is due (the step after a run: the run's optimize leaves it out, so
+   * keyword and exact vector search work before it). Skipped while another process writes (its run does it).
+   */
+  buildVectorIndex(): Promise<boolean>;
+  /**
+   * Debounced optimizeNow() (`vectorIndexOnly`: buildVectorIndex()): the last call's delay wins; a pending full optimize
+   * is never narrowed to the vector index; a pending one is dropped by close().
+   */
+  scheduleOptimize(delayMs?: number, o?: { vectorIndexOnly?: boolean }): void;
   /** Waits for queued writes, stops the workers and closes the store. */
   close(): Promise<void>;
 }
@@ -89,16 +97,21 @@ export async function openEngine(o: OpenEngineOptions): Promise<Engine> {
   let timer: NodeJS.Timeout | null = null;
   // Optimize writes too: it takes the cross-process writer lock, and is skipped while another process writes (that
   // writer's own run ends with an optimize, or schedules one).
-  const optimizeNow = (opts?: { deleteUnverified?: boolean }) =>
-    queue.run(async () => {
+  const underLock = <T>(work: () => Promise<T>) =>
+    queue.run(async (): Promise<T | undefined> => {
       const release = await tryAcquireWriterLock(storeDir, 'optimizing');
-      if (!release) return;
+      if (!release) return undefined;
       try {
-        await store.optimize(opts);
+        return await work();
       } finally {
         release();
       }
     });
+  const optimizeNow = async (opts?: { deleteUnverified?: boolean; vectorIndex?: boolean }) => {
+    await underLock(() => store.optimize(opts));
+  };
+  const buildVectorIndex = async () => (await underLock(() => (store.buildVectorIndexIfDue ? store.buildVectorIndexIfDue() : store.optimize().then(() => false)))) ?? false;
+  let scheduledFull = false;
   return {
     folder,
     storeDir,
@@ -118,12 +131,16 @@ export async function openEngine(o: OpenEngineOptions): Promise<Engine> {
       await p?.close();
     },
     optimizeNow,
-    scheduleOptimize(delayMs = 30_000) {
+    buildVectorIndex,
+    scheduleOptimize(delayMs = 30_000, o = {}) {
       if (closed) return;
       if (timer) clearTimeout(timer);
+      scheduledFull ||= !o.vectorIndexOnly;
       timer = setTimeout(() => {
         timer = null;
-        if (!closed) optimizeNow().catch(() => undefined);
+        const full = scheduledFull;
+        scheduledFull = false;
+        if (!closed) (full ? optimizeNow() : buildVectorIndex()).catch(() => undefined);
       }, delayMs);
       timer.unref();
     },

@@ -151,7 +151,7 @@ describe('LanceStore (real LanceDB in a temp dir)', () => {
   });
 
   /** n rows of dimension `dim` in files of 100 passages; `at(i)` gives row i's vector (deterministic). */
-  async function fill(dim: number, n: number, at: (i: number) => Float32Array): Promise<void> {
+  async function fill(dim: number, n: number, at: (i: number) => Float32Array, o: { vectorIndex?: boolean } = {}): Promise<void> {
     assert.equal(await store.useEmbedder({ id: 'test', model: `d${dim}`, dimension: dim }), true);
     const updates = [];
     for (let f = 0; f < n / 100; f++) {
@@ -160,7 +160,7 @@ describe('LanceStore (real LanceDB in a temp dir)', () => {
       updates.push({ record: record(file, 100), passages: ps, vectors: ps.map((_, i) => at(f * 100 + i)) });
     }
     await store.addNewFiles(updates);
-    await store.optimize();
+    await store.optimize(o);
   }
   const rng = (seed: number) => () => ((seed = (Math.imul(seed, 1664525) + 1013904223) >>> 0) / 2 ** 32);
   const unit = (v: Float32Array) => v.map((x) => x / Math.hypot(...v));
@@ -180,6 +180,30 @@ describe('LanceStore (real LanceDB in a temp dir)', () => {
     const [exact] = await store.vectorSearch(rows[4242], { k: 1, exact: true });
     assert.equal(ann.passage.text, exact.passage.text);
     assert.ok(Math.abs(ann.score - 1) < 1e-4);
+  });
+
+  it('optimize({ vectorIndex: false }) leaves the vector index to a later step: rows searchable meanwhile, trained by the step or the next optimize', async () => {
+    const r = rng(7);
+    const centres = Array.from({ length: 50 }, () => unit(Float32Array.from({ length: 16 }, () => r() - 0.5)));
+    const rows = Array.from({ length: VECTOR_INDEX_MIN_ROWS }, (_, i) => unit(centres[i % 50].map((x) => x + (r() - 0.5) * 0.02)));
+    await fill(16, rows.length, (i) => rows[i], { vectorIndex: false });
+    // Searchable: the keyword indexes cover every row, vector search is exact; no vector index yet, and it is due.
+    assert.deepEqual(await store.keywordIndexCoverage(), { indexed: rows.length, unindexed: 0, share: 1 });
+    assert.equal(store.vectorIndexInfo(), null);
+    assert.ok(!(await store.indexNames()).some((x) => x.startsWith('vector')));
+    assert.equal(await store.vectorIndexDue(), true);
+    const [hit] = await store.vectorSearch(rows[4242], { k: 1 });
+    assert.ok(Math.abs(hit.score - 1) < 1e-4);
+    assert.equal((await store.fullTextSearch('text 42 42', { k: 1 }))[0].passage.text, 'text 42 42');
+    // The process dies before the step: a reopened store still finds it due, and the next optimize trains it.
+    await store.close();
+    store = await openStore(dir);
+    assert.equal(await store.vectorIndexDue(), true);
+    await store.optimize();
+    assert.equal(store.vectorIndexInfo()!.mode, 'ivf');
+    assert.ok((await store.indexNames()).some((x) => x.startsWith('vector')));
+    assert.equal(await store.vectorIndexDue(), false);
+    assert.equal(await store.buildVectorIndexIfDue(), false, 'not trained again while current');
   });
 
   it('drops the vector index and searches exactly when no probe share reaches VECTOR_MIN_RECALL (uniform vectors)', async () => {

@@ -62,7 +62,7 @@ export class BatchWriter {
       if (!this.indexesChecked && batch.fresh.length + batch.changed.length > 0) {
         // A new index gets its keyword indexes after the first write, so even a killed first run leaves an index that answers.
         this.indexesChecked = true;
-        await this.store.ensureIndexes?.();
+        await this.store.ensureIndexes?.({ vector: false });
       }
     });
     return this.writing;

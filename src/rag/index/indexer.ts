@@ -46,6 +46,20 @@ export interface IndexRunResult {
   timings?: Record<string, number>;
   /** Milliseconds until every file's text was written (keyword search ready); a slow embedder's vectors came after. */
   keywordReadyMs?: number;
+  /**
+   * Milliseconds until every passage was searchable: written with its vector and covered by the keyword indexes (vector
+   * search exact, or by an older vector index completed with a flat scan). The vector-index step comes after it.
+   */
+  searchableMs?: number;
+  /**
+   * The vector-index step after the run: 'built' (trained now, in `vectorIndexMs`), 'current' (not due: too few rows, or
+   * trained earlier on a table not yet twice as large), 'scheduled' (a debounced background step), 'due' (left to the
+   * caller), or 'busy' (another process held the writer lock; its run trains it).
+   */
+  vectorIndex?: 'built' | 'current' | 'scheduled' | 'due' | 'busy';
+  vectorIndexMs?: number;
+  /** Peak resident memory of the vector-index step's own process (when it ran in one), MB. */
+  vectorIndexRssMB?: number;
   /** Passages with their vector, of all passages, when the run ended (a cancelled or failed fill leaves some pending). */
   vectors?: { filled: number; total: number };
 }
@@ -63,6 +77,14 @@ export interface IndexOptions {
   wait?: boolean;
   /** Called once when the run starts waiting for another process's writer lock. */
   onWait?: (holder: LockHolder) => void;
+  /**
+   * The vector index (IVF training, the largest memory and time step of a large run) is trained after the run's other
+   * writes, as a separate write-queue job: right after it ('now', default: the run's result includes it) or debounced in
+   * the background ('later': the run ends once its passages are searchable). Runs with debounced or no optimize leave it
+   * to that optimize. 'caller': the run leaves it to its caller (`vectorIndex: 'due'` in the result), which runs
+   * it in a process of its own (vectorIndexStep.ts; the CLI does).
+   */
+  vectorIndex?: 'now' | 'later' | 'caller';
 }
 
 /**
@@ -75,11 +97,12 @@ export async function indexFolder(engine: Engine, o: IndexOptions = {}): Promise
   const started = Date.now();
   const progress = new RunProgress(o.onProgress);
   const result = await writeText(engine, o, progress);
-  if (result.cancelled || !engine.store.vectorCounts) return finish(result, progress);
+  const mode = o.optimize ?? (o.paths ? 'debounced' : 'now');
+  if (result.cancelled) return finish(result, progress);
+  if (!engine.store.vectorCounts) return finish(await vectorIndexStep(engine, o, mode, result, started, progress), progress);
   result.keywordReadyMs = result.ms;
   const before = await engine.store.vectorCounts();
   if (before.filled < before.total) {
-    const mode = o.optimize ?? (o.paths ? 'debounced' : 'now');
     const fill = await fillPendingVectors(engine, {
       signal: o.signal,
       optimize: mode !== 'never',
@@ -93,13 +116,49 @@ export async function indexFolder(engine: Engine, o: IndexOptions = {}): Promise
     // vector is a placeholder), like the text step did.
     if (mode === 'now' && !fill.stopped) {
       progress.report('optimize');
-      await engine.optimizeNow();
+      await engine.optimizeNow({ vectorIndex: false });
     } else if (mode !== 'never') engine.scheduleOptimize();
     progress.lap('vectors');
     result.ms = Date.now() - started;
   }
   result.vectors = await engine.store.vectorCounts();
-  return finish(result, progress);
+  if (result.cancelled) return finish(result, progress);
+  return finish(await vectorIndexStep(engine, o, mode, result, started, progress), progress);
+}
+
+/**
+ * The step after a run whose optimize left the vector index out (mode 'now'): its own write-queue job, so the passages
+ * are searchable (and stay so if the process dies now: the index is simply trained by the next optimize) before it.
+ */
+async function vectorIndexStep(
+  engine: Engine,
+  o: IndexOptions,
+  mode: 'now' | 'debounced' | 'never',
+  result: IndexRunResult,
+  started: number,
+  progress: RunProgress,
+): Promise<IndexRunResult> {
+  result.searchableMs = Date.now() - started;
+  result.ms = result.searchableMs;
+  if (mode === 'never') return result;
+  if (o.vectorIndex === 'caller') {
+    const due = engine.store.vectorIndexDue ? await engine.store.vectorIndexDue() : true;
+    result.vectorIndex = due ? 'due' : 'current';
+    return result;
+  }
+  if (mode === 'debounced' || o.vectorIndex === 'later') {
+    engine.scheduleOptimize(undefined, { vectorIndexOnly: true });
+    result.vectorIndex = 'scheduled';
+    return result;
+  }
+  progress.report('vector-index');
+  const t0 = Date.now();
+  const trained = await engine.buildVectorIndex();
+  progress.lap('vectorIndex');
+  result.vectorIndex = trained ? 'built' : 'current';
+  result.vectorIndexMs = Date.now() - t0;
+  result.ms = Date.now() - started;
+  return result;
 }
 
 function finish(result: IndexRunResult, progress: RunProgress): IndexRunResult {
@@ -185,7 +244,8 @@ async function runIndex(engine: Engine, o: IndexOptions, progress: RunProgress):
   const wrote = plan.remove.length + plan.add.length + plan.update.length > 0;
   if (mode === 'now' || recovery.recovered || !(await hasIndexes(store))) {
     progress.report('optimize');
-    await store.optimize({ deleteUnverified: recovery.recovered });
+    // The vector index is the separate step after the run (vectorIndexStep); a debounced optimize includes it.
+    await store.optimize({ deleteUnverified: recovery.recovered, vectorIndex: false });
   } else if (mode === 'debounced' && wrote) engine.scheduleOptimize();
   progress.lap('optimize');
 

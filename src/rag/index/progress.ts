@@ -1,7 +1,7 @@
 // Progress and step timings of one index run.
 export interface IndexProgress {
   /** 'vectors': the text is written (keyword search works), a slow embedder's vectors are being filled. */
-  phase: 'scan' | 'parse' | 'embed' | 'write' | 'optimize' | 'vectors' | 'done';
+  phase: 'scan' | 'parse' | 'embed' | 'write' | 'optimize' | 'vectors' | 'vector-index' | 'done';
   filesDone: number;
   filesTotal: number;
   currentFile?: string;

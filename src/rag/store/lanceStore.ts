@@ -597,23 +597,37 @@ export class LanceStore implements IndexStore {
    * Creates the full-text (fts_en, fts_de), scalar (path, id) and — above VECTOR_INDEX_MIN_ROWS — vector indexes that are
    * missing. Without an FTS index a keyword search finds nothing, so the indexer calls this after its first write.
    */
-  async ensureIndexes(): Promise<void> {
+  async ensureIndexes(o: { vector?: boolean } = {}): Promise<boolean> {
     const table = this.passages;
-    if (!table) return;
+    if (!table) return false;
     const rows = await table.countRows();
-    if (rows === 0) return;
+    if (rows === 0) return false;
     const have = new Set((await table.listIndices()).flatMap((i) => i.columns));
     if (!have.has('fts_en')) await table.createIndex('fts_en', { config: ftsConfig('en'), replace: true });
     if (!have.has('fts_de')) await table.createIndex('fts_de', { config: ftsConfig('de'), replace: true });
     if (!have.has('path')) await table.createIndex('path', { config: Index.btree(), replace: true });
     if (!have.has('id')) await table.createIndex('id', { config: Index.btree(), replace: true });
+    if (o.vector === false || !(await this.vectorIndexDueOn(table, rows, have))) return false;
+    await this.buildVectorIndex(table, rows);
+    return true;
+  }
+
+  /** Whether the vector index should be trained now (missing or stale, enough rows, every vector filled). */
+  async vectorIndexDue(): Promise<boolean> {
+    const table = this.passages;
+    if (!table) return false;
+    const have = new Set((await table.listIndices()).flatMap((i) => i.columns));
+    return this.vectorIndexDueOn(table, await table.countRows(), have);
+  }
+
+  private async vectorIndexDueOn(table: Table, rows: number, have: Set<string>): Promise<boolean> {
+    if (rows < VECTOR_INDEX_MIN_ROWS) return false;
     const built = this.vectorIndexInfo();
     const stale = built !== null && rows > 2 * built.rows; // grown a lot since training: retrain (or re-check) the partitions
     const missing = built === null || (built.mode === 'ivf' && !have.has('vector'));
+    if (!missing && !stale) return false;
     // Never trained on placeholder vectors: the index is built once every vector is filled (the fill ends with optimize).
-    const check = rows >= VECTOR_INDEX_MIN_ROWS && (missing || stale) && (await hasPendingColumn(table));
-    const waiting = check ? await table.countRows('vectorPending = true') : 0;
-    if (rows >= VECTOR_INDEX_MIN_ROWS && (missing || stale) && waiting === 0) await this.buildVectorIndex(table, rows);
+    return !(await hasPendingColumn(table)) || (await table.countRows('vectorPending = true')) === 0;
   }
 
   /**
@@ -672,6 +686,15 @@ export class LanceStore implements IndexStore {
     return info;
   }
 
+  /**
+   * Trains the vector index when it is due (missing, or the table has more than doubled since it was trained), without
+   * compaction: the separate step after a run whose optimize left it out (`vectorIndex: false`). Until then vector search
+   * is exact (or uses the older index, which LanceDB completes with a flat scan of the rows it does not cover).
+   */
+  async buildVectorIndexIfDue(): Promise<boolean> {
+    return this.ensureIndexes({ vector: true });
+  }
+
   /** What the last vector-index build decided (null: never built, e.g. below VECTOR_INDEX_MIN_ROWS). */
   vectorIndexInfo(): VectorIndexInfo | null {
     try {
@@ -717,13 +740,16 @@ export class LanceStore implements IndexStore {
    * removes the kept one. `deleteUnverified` also removes files no version references (left by a killed write): only
    * safe when no other process writes, so only after a killed run.
    */
-  async optimize(options: { deleteUnverified?: boolean } = {}): Promise<void> {
+  async optimize(options: { deleteUnverified?: boolean; vectorIndex?: boolean } = {}): Promise<void> {
     const deleteUnverified = options.deleteUnverified ?? false;
     const table = this.passages;
     if (table) {
       const keepFrom = await currentVersionTime(table);
-      await this.ensureIndexes();
+      // Compaction (and folding new rows into the existing indexes) first, the missing or stale indexes after, on the
+      // compacted table: an index built before the compaction is rewritten by it, and the IVF_FLAT index holds every
+      // vector (at 100k passages the other order peaked 300 MB higher and took longer; BENCHMARKS.md, issue 15).
       await withCommitRetry(() => table.optimize({ cleanupOlderThan: keepFrom, deleteUnverified }));
+      await this.ensureIndexes({ vector: options.vectorIndex });
     }
     await this.links.optimize(currentVersionTime, deleteUnverified);
     const files = await this.openFiles();

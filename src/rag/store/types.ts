@@ -134,7 +134,11 @@ export interface IndexStore {
    */
   addNewFiles?(updates: FileUpdate[]): Promise<void>;
   /** Creates missing keyword/scalar/vector indexes now (called after a new index's first write, so it answers at once). */
-  ensureIndexes?(): Promise<void>;
+  ensureIndexes?(o?: { /** false: keyword and scalar indexes only (the vector index is a later step). */ vector?: boolean }): Promise<unknown>;
+  /** Trains the vector index if it is missing or stale (the step after a run that left it out); true when it trained. */
+  buildVectorIndexIfDue?(): Promise<boolean>;
+  /** Whether buildVectorIndexIfDue() would train now (cheap: counts and the recorded build). */
+  vectorIndexDue?(): Promise<boolean>;
   /** Passages waiting for their vector (at most `limit`); without it every write carries its vectors. */
   pendingVectors?(limit: number): Promise<PendingVector[]>;
   /**
@@ -164,6 +168,11 @@ export interface IndexStore {
   linkCounts?(): Promise<LinkCounts | null>;
 
   /** Folds unindexed rows into the indexes and prunes old versions. Debounced by the caller. */
-  optimize(options?: { /** Also delete files no version references (after a killed run). */ deleteUnverified?: boolean }): Promise<void>;
+  optimize(options?: {
+    /** Also delete files no version references (after a killed run). */
+    deleteUnverified?: boolean;
+    /** false: leave the vector index (training) to a later buildVectorIndexIfDue(); default true. */
+    vectorIndex?: boolean;
+  }): Promise<void>;
   close(): Promise<void>;
 }

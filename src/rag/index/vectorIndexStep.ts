@@ -1,0 +1,65 @@
+// The vector-index step in a process of its own. Training the IVF_FLAT index reads every vector and holds the index's
+// copy of them while it writes it (~450 MB above the process's own size at 100k passages of 1,024 dimensions); in the
+// process that has just parsed, embedded and written the corpus it peaked ~150 MB higher than in a fresh one (BENCHMARKS.md,
+// issue 15). The run ends with its passages searchable (keyword indexes current, vector search exact); then a child
+// process trains the index under the writer lock. If it dies, nothing is lost: the next optimize trains it again.
+import { spawn } from 'node:child_process';
+import { openStore } from '../store';
+import { tryAcquireWriterLock } from './writerLock';
+
+export interface VectorIndexStepResult {
+  /** The index was trained (false: not due, or another process held the writer lock: `busy`). */
+  trained: boolean;
+  busy?: boolean;
+  ms: number;
+  /** Peak resident memory of the step's process, MB (diagnostics). */
+  peakRssMB?: number;
+}
+
+const peakRssMB = () => Math.round(process.resourceUsage().maxRSS / 1024);
+
+/** In the child: trains the vector index of the store in `storeDir` if it is due, under the writer lock. */
+export async function runVectorIndexStep(storeDir: string): Promise<VectorIndexStepResult> {
+  const started = Date.now();
+  const release = await tryAcquireWriterLock(storeDir, 'optimizing');
+  if (!release) return { trained: false, busy: true, ms: Date.now() - started };
+  try {
+    const store = await openStore(storeDir);
+    try {
+      const trained = await store.buildVectorIndexIfDue();
+      return { trained, ms: Date.now() - started, peakRssMB: peakRssMB() };
+    } finally {
+      await store.close();
+    }
+  } finally {
+    release();
+  }
+}
+
+/** The line a child prints (last line of its stdout) with its VectorIndexStepResult. */
+export const VECTOR_STEP_MARK = 'docs-rag-vector-index-step:';
+
+/**
+ * In the parent: runs `node <args>` (a command that calls runVectorIndexStep and prints VECTOR_STEP_MARK + its JSON) and
+ * returns its result; a child that fails or dies rejects with its stderr's last line.
+ */
+export function spawnVectorIndexStep(args: string[], env: NodeJS.ProcessEnv = process.env, signal?: AbortSignal): Promise<VectorIndexStepResult> {
+  return new Promise((resolve, reject) => {
+    // `signal` stops the child (its index commit is atomic: the next run trains the index again).
+    const child = spawn(process.execPath, args, { stdio: ['ignore', 'pipe', 'pipe'], env, signal, killSignal: 'SIGKILL' });
+    let out = '';
+    let err = '';
+    child.stdout.setEncoding('utf8').on('data', (d: string) => (out += d));
+    child.stderr.setEncoding('utf8').on('data', (d: string) => (err = (err + d).slice(-4000)));
+    child.on('error', reject);
+    child.on('close', (code, signal) => {
+      const line = out.split('\n').find((l) => l.startsWith(VECTOR_STEP_MARK));
+      if (code === 0 && line) {
+        resolve(JSON.parse(line.slice(VECTOR_STEP_MARK.length)) as VectorIndexStepResult);
+        return;
+      }
+      const last = err.trim().split('\n').pop() ?? '';
+      reject(new Error(`the vector-index step stopped (${signal ?? `exit code ${code}`})${last ? `: ${last}` : ''}`));
+    });
+  });
+}
