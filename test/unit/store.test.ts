@@ -2,7 +2,7 @@ import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { VECTOR_INDEX_MIN_ROWS, VECTOR_MIN_RECALL, VECTOR_RECALL_SAMPLE, openStore, type LanceStore } from '../../src/rag/store';
+import { VECTOR_INDEX_MIN_ROWS, VECTOR_MIN_RECALL, VECTOR_RECALL_SAMPLE, VECTOR_TRAINING_ATTEMPTS, openStore, type LanceStore } from '../../src/rag/store';
 import type { FileRecord } from '../../src/rag/store/types';
 import type { IndexedPassage, Lang, Level } from '../../src/rag/types';
 
@@ -175,6 +175,7 @@ describe('LanceStore (real LanceDB in a temp dir)', () => {
     assert.equal(info.mode, 'ivf', JSON.stringify(info));
     assert.ok(info.nprobes !== null && info.recallAt10[info.nprobes] >= VECTOR_MIN_RECALL, JSON.stringify(info));
     assert.equal(info.sample, VECTOR_RECALL_SAMPLE);
+    assert.equal(info.attempts, 1, 'kept at the first training');
     assert.ok((await store.indexNames()).some((x) => x.startsWith('vector')), 'vector index kept');
     const [ann] = await store.vectorSearch(rows[4242], { k: 1 });
     const [exact] = await store.vectorSearch(rows[4242], { k: 1, exact: true });
@@ -214,6 +215,7 @@ describe('LanceStore (real LanceDB in a temp dir)', () => {
     const info = store.vectorIndexInfo()!;
     assert.equal(info.mode, 'exact', JSON.stringify(info));
     assert.equal(info.nprobes, null);
+    assert.equal(info.attempts, VECTOR_TRAINING_ATTEMPTS, 'trained again before giving up');
     assert.ok(Object.values(info.recallAt10).every((x) => x < VECTOR_MIN_RECALL), JSON.stringify(info));
     assert.ok(!(await store.indexNames()).some((x) => x.startsWith('vector')), 'vector index dropped');
     // Exact search: the ten nearest rows of a query are the same with and without `exact`.
