@@ -152,3 +152,82 @@ export class Supervisor<ToChild extends Serializable, FromChild extends { type: 
     this.stop(shutdown);
   }
 }
+
+interface Settler<T> {
+  resolve(value: T): void;
+  reject(err: Error): void;
+}
+
+/**
+ * The requests sent to a child and not answered yet, by id, each with what its caller attached (progress callback,
+ * chat model, …) and its cancellation: `onAbort(id)` runs when the caller's signal aborts while the request is pending.
+ */
+export class PendingRequests<T, Extra extends object> {
+  private readonly byId = new Map<number, Extra & Settler<T>>();
+  private nextId = 1;
+
+  get size(): number {
+    return this.byId.size;
+  }
+
+  has(id: number): boolean {
+    return this.byId.has(id);
+  }
+
+  get(id: number): Extra | undefined {
+    return this.byId.get(id);
+  }
+
+  add(extra: Extra, signal: AbortSignal | undefined, onAbort: (id: number) => void): { id: number; promise: Promise<T> } {
+    const id = this.nextId++;
+    const promise = new Promise<T>((resolve, reject) => {
+      const abort = () => onAbort(id);
+      signal?.addEventListener('abort', abort, { once: true });
+      const done = () => signal?.removeEventListener('abort', abort);
+      this.byId.set(id, {
+        ...extra,
+        resolve: (v: T) => {
+          done();
+          resolve(v);
+        },
+        reject: (e: Error) => {
+          done();
+          reject(e);
+        },
+      });
+    });
+    return { id, promise };
+  }
+
+  /** Removes the request and settles it through `fn`; false when it was no longer pending. */
+  settle(id: number, fn: (p: Extra & Settler<T>) => void): boolean {
+    const p = this.byId.get(id);
+    if (!p) return false;
+    this.byId.delete(id);
+    fn(p);
+    return true;
+  }
+
+  /** Fails every pending request (the child died, or the client is disposed). */
+  rejectAll(err: () => Error): void {
+    for (const id of [...this.byId.keys()]) this.settle(id, (p) => p.reject(err()));
+  }
+}
+
+/** The error of a request the caller cancelled. */
+export function abortError(): Error {
+  const err = new Error('cancelled');
+  err.name = 'AbortError';
+  return err;
+}
+
+/** A child's error message as an Error with the child's name for it (AbortError stays recognisable). */
+export function childError(name: string, message: string): Error {
+  const err = new Error(message);
+  err.name = name;
+  return err;
+}
+
+export function asError(err: unknown): Error {
+  return err instanceof Error ? err : new Error(String(err));
+}

@@ -4,7 +4,7 @@
 // pipeline's chat calls (expansion, reranking) from here. When the child dies, the requests it held fail with the
 // reason and the next request starts a new child (at once the first time; after 1 s, doubling to 30 s, when children
 // keep dying young) that reopens every live reader. Neutral (no `vscode`): the extension and the benchmarks use it.
-import { Supervisor } from '../childProcess/supervisor';
+import { PendingRequests, Supervisor, abortError, asError, childError, type SupervisorLog } from '../childProcess/supervisor';
 import type { FolderSpec } from '../indexProcess/protocol';
 import type { SearchSettings } from '../rag/search/configs';
 import type { RetrievalResult, RetrieveOptions, Retriever } from '../rag/search/types';
@@ -12,10 +12,8 @@ import type { IndexStore } from '../rag/store/types';
 import { ModelError, type ChatModel, type Embedder } from '../rag/types';
 import type { FromSearch, ReaderInfo, StoreRead, ToSearch } from './protocol';
 
-export interface SearchLog {
-  info(message: string): void;
+export interface SearchLog extends SupervisorLog {
   warn(message: string): void;
-  error(message: string): void;
 }
 
 /** The store reads a reader offers (the meta as of its latest answer). */
@@ -33,9 +31,9 @@ export interface ReaderEngine {
   close(): Promise<void>;
 }
 
+type Answer = { value: unknown; meta?: ReaderInfo['meta'] };
+
 interface Pending {
-  resolve: (v: { value: unknown; meta?: ReaderInfo['meta'] }) => void;
-  reject: (err: Error) => void;
   /** The chat model the request's pipeline may call back, and the answering model's token count. */
   host?: { chat?: ChatModel; countTokens?: (text: string) => Promise<number> };
   signal?: AbortSignal;
@@ -50,12 +48,11 @@ export const IDLE_STOP_MS = 10 * 60_000;
 export class SearchProcess {
   private readonly child: Supervisor<ToSearch, FromSearch>;
   private idleTimer: NodeJS.Timeout | null = null;
-  private readonly pending = new Map<number, Pending>();
+  private readonly pending = new PendingRequests<Answer, Pending>();
   /** Chat or token-count calls of the child that are running here. */
   private readonly hostCalls = new Map<number, AbortController>();
   /** Live readers (reopened in every new child). */
   private readonly specs = new Map<number, FolderSpec>();
-  private nextId = 1;
   private nextGeneration = 1;
 
   constructor(
@@ -156,43 +153,23 @@ export class SearchProcess {
     };
   }
 
-  private call(m: ToSearch & { id: number }, signal?: AbortSignal, host?: Pending['host']): Promise<{ value: unknown; meta?: ReaderInfo['meta'] }> {
+  private call(m: ToSearch & { id: number }, signal?: AbortSignal, host?: Pending['host']): Promise<Answer> {
     if (signal?.aborted) return Promise.reject(abortError());
-    const id = this.nextId++;
-    return new Promise((resolve, reject) => {
-      const onAbort = () => {
-        this.child.post({ type: 'cancel', id });
-        this.settle(id, (p) => p.reject(abortError()));
-      };
-      signal?.addEventListener('abort', onAbort, { once: true });
-      const done = () => signal?.removeEventListener('abort', onAbort);
-      this.pending.set(id, {
-        host,
-        signal,
-        resolve: (v) => {
-          done();
-          resolve(v);
-        },
-        reject: (e) => {
-          done();
-          reject(e);
-        },
-      });
-      this.child
-        .start()
-        .then((child) => {
-          if (this.pending.has(id)) child.send({ ...m, id } as ToSearch);
-        })
-        .catch((err: unknown) => this.settle(id, (p) => p.reject(err instanceof Error ? err : new Error(String(err)))));
+    const { id, promise } = this.pending.add({ host, signal }, signal, (id) => {
+      this.child.post({ type: 'cancel', id });
+      this.settle(id, (p) => p.reject(abortError()));
     });
+    this.child
+      .start()
+      .then((child) => {
+        if (this.pending.has(id)) child.send({ ...m, id } as ToSearch);
+      })
+      .catch((err: unknown) => this.settle(id, (p) => p.reject(asError(err))));
+    return promise;
   }
 
-  private settle(id: number, fn: (p: Pending) => void): void {
-    const p = this.pending.get(id);
-    if (!p) return;
-    this.pending.delete(id);
-    fn(p);
-    this.armIdleStop();
+  private settle(id: number, fn: Parameters<PendingRequests<Answer, Pending>['settle']>[1]): void {
+    if (this.pending.settle(id, fn)) this.armIdleStop();
   }
 
   /** Stops the child once no request has come for the idle time. */
@@ -215,11 +192,7 @@ export class SearchProcess {
         if (m.id !== 0) this.settle(m.id, (p) => p.resolve({ value: m.value, meta: m.meta }));
         break;
       case 'error':
-        this.settle(m.id, (p) => {
-          const err = new Error(m.message);
-          err.name = m.name;
-          p.reject(err);
-        });
+        this.settle(m.id, (p) => p.reject(childError(m.name, m.message)));
         break;
       case 'chat':
       case 'countTokens':
@@ -256,7 +229,7 @@ export class SearchProcess {
       },
       (err: unknown) => {
         if (!this.hostCalls.delete(m.callId)) return;
-        const e = err instanceof Error ? err : new Error(String(err));
+        const e = asError(err);
         this.child.post({ type: 'hostError', callId: m.callId, name: e.name, message: e.message, kind: e instanceof ModelError ? e.kind : undefined });
       },
     );
@@ -266,7 +239,7 @@ export class SearchProcess {
     for (const a of this.hostCalls.values()) a.abort();
     this.hostCalls.clear();
     this.log.error(`${reason}; the next search starts it again`);
-    for (const id of [...this.pending.keys()]) this.settle(id, (p) => p.reject(new Error(`${reason}; search again`)));
+    this.pending.rejectAll(() => new Error(`${reason}; search again`));
     this.options.onCrash?.(reason);
   }
 
@@ -276,12 +249,6 @@ export class SearchProcess {
     this.child.dispose({ type: 'shutdown' });
     for (const a of this.hostCalls.values()) a.abort();
     this.hostCalls.clear();
-    for (const id of [...this.pending.keys()]) this.settle(id, (p) => p.reject(abortError()));
+    this.pending.rejectAll(abortError);
   }
-}
-
-function abortError(): Error {
-  const err = new Error('cancelled');
-  err.name = 'AbortError';
-  return err;
 }

@@ -3,7 +3,7 @@
 // (crash, out of memory, killed), every request it held fails with the reason, `onDidCrash` fires (status bar, log), and
 // the next request starts a new child after a backoff (1 s, doubling to 30 s; reset once a child has lived a minute).
 import * as vscode from 'vscode';
-import { Supervisor } from '../childProcess/supervisor';
+import { PendingRequests, Supervisor, abortError, asError, childError } from '../childProcess/supervisor';
 import type { IndexProgress, IndexRunResult } from '../rag/index/indexer';
 import type { FolderSpec, FromChild, ToChild } from '../indexProcess/protocol';
 import type { Log } from './log';
@@ -17,15 +17,12 @@ export interface IndexRequest {
 
 interface Pending {
   key: string;
-  resolve: (r: IndexRunResult) => void;
-  reject: (err: Error) => void;
   onProgress?: (p: IndexProgress) => void;
 }
 
 export class IndexProcess implements vscode.Disposable {
   private readonly child: Supervisor<ToChild, FromChild>;
-  private readonly pending = new Map<number, Pending>();
-  private nextId = 1;
+  private readonly pending = new PendingRequests<IndexRunResult, Pending>();
   private folders: FolderSpec[] = [];
   private readonly crashEmitter = new vscode.EventEmitter<{ reason: string }>();
   /** The child died; `reason` says how (exit code or signal, and its last error output). */
@@ -59,39 +56,17 @@ export class IndexProcess implements vscode.Disposable {
 
   run(key: string, request: IndexRequest): Promise<IndexRunResult> {
     if (request.signal?.aborted) return Promise.reject(abortError());
-    const id = this.nextId++;
-    return new Promise<IndexRunResult>((resolve, reject) => {
-      const onAbort = () => this.child.post({ type: 'cancel', id });
-      request.signal?.addEventListener('abort', onAbort, { once: true });
-      const done = () => request.signal?.removeEventListener('abort', onAbort);
-      this.pending.set(id, {
-        key,
-        onProgress: request.onProgress,
-        resolve: (r) => {
-          done();
-          resolve(r);
-        },
-        reject: (e) => {
-          done();
-          reject(e);
-        },
-      });
-      this.child
-        .start()
-        .then((child) => {
-          if (!this.pending.has(id)) return;
-          child.send({ type: 'run', id, key, full: request.full, paths: request.paths } satisfies ToChild);
-          if (request.signal?.aborted) onAbort();
-        })
-        .catch((err: unknown) => this.settle(id, (p) => p.reject(err instanceof Error ? err : new Error(String(err)))));
-    });
-  }
-
-  private settle(id: number, fn: (p: Pending) => void): void {
-    const p = this.pending.get(id);
-    if (!p) return;
-    this.pending.delete(id);
-    fn(p);
+    const cancel = (id: number) => this.child.post({ type: 'cancel', id });
+    const { id, promise } = this.pending.add({ key, onProgress: request.onProgress }, request.signal, cancel);
+    this.child
+      .start()
+      .then((child) => {
+        if (!this.pending.has(id)) return;
+        child.send({ type: 'run', id, key, full: request.full, paths: request.paths } satisfies ToChild);
+        if (request.signal?.aborted) cancel(id);
+      })
+      .catch((err: unknown) => this.pending.settle(id, (p) => p.reject(asError(err))));
+    return promise;
   }
 
   private onMessage(m: FromChild): void {
@@ -103,14 +78,10 @@ export class IndexProcess implements vscode.Disposable {
         this.pending.get(m.id)?.onProgress?.(m.progress);
         break;
       case 'result':
-        this.settle(m.id, (p) => p.resolve(m.result));
+        this.pending.settle(m.id, (p) => p.resolve(m.result));
         break;
       case 'error':
-        this.settle(m.id, (p) => {
-          const err = new Error(m.message);
-          err.name = m.name;
-          p.reject(err);
-        });
+        this.pending.settle(m.id, (p) => p.reject(childError(m.name, m.message)));
         break;
       case 'log':
         this.log[m.level](m.message);
@@ -120,20 +91,14 @@ export class IndexProcess implements vscode.Disposable {
 
   private onExit(reason: string): void {
     this.log.error(`${reason}; the index keeps every file finished before, and the next run repairs the rest`);
-    for (const id of [...this.pending.keys()]) this.settle(id, (p) => p.reject(new Error(reason)));
+    this.pending.rejectAll(() => new Error(reason));
     this.crashEmitter.fire({ reason });
   }
 
   dispose(): void {
     this.child.dispose({ type: 'shutdown' });
-    for (const id of [...this.pending.keys()]) this.settle(id, (p) => p.reject(abortError()));
+    this.pending.rejectAll(abortError);
     this.crashEmitter.dispose();
     this.startEmitter.dispose();
   }
-}
-
-function abortError(): Error {
-  const err = new Error('cancelled');
-  err.name = 'AbortError';
-  return err;
 }

@@ -47,6 +47,11 @@ function descendants(node: LightElement, names: readonly string[]): LightElement
   return DomUtils.findAll((e) => names.includes(e.name.toLowerCase()), node.children);
 }
 
+/** Whether `node` has a descendant whose tag is one of `names` (stops at the first). */
+function contains(node: LightElement, names: readonly string[]): boolean {
+  return DomUtils.findOne((e) => names.includes(e.name.toLowerCase()), node.children) !== null;
+}
+
 function tableRows(table: LightElement): string[][] {
   const rows: string[][] = [];
   for (const tr of descendants(table, ['tr'])) {
@@ -110,7 +115,7 @@ function domToBlocks(roots: readonly LightNode[]): Block[] {
       if (hasWords(text)) blocks.push({ kind: 'heading', level: Number(tag[1]), text, loc: {} });
     } else if (tag === 'UL' || tag === 'OL') {
       const items = node.children.filter((c): c is LightElement => isElement(c) && c.name.toLowerCase() === 'li');
-      if (items.some((li) => descendants(li, STRUCTURE_IN_ITEM).length > 0)) {
+      if (items.some((li) => contains(li, STRUCTURE_IN_ITEM))) {
         // Items that hold headings, code or tables are sections, not list entries (a licence page: one entry per
         // licence with its heading and text): their content becomes blocks of its own.
         for (const li of items) {
@@ -124,7 +129,7 @@ function domToBlocks(roots: readonly LightNode[]): Block[] {
     } else if (tag === 'TABLE') {
       const rows = tableRows(node);
       if (rows.length > 0) {
-        const hasHeader = descendants(node, ['th']).length > 0;
+        const hasHeader = contains(node, ['th']);
         blocks.push({ kind: 'table', text: rows.map((r) => r.join(' | ')).join('\n'), rows, hasHeader, loc: {} });
       }
     } else if (tag === 'PRE') {

@@ -59,7 +59,10 @@ export function extractLinks(passages: Passage[], src: LinkSource): LinkRow[] {
   const sharing = new Map<string, Passage[]>();
   for (const u of units) {
     const r = rangeOf(u);
-    if (r) sharing.set(r, [...(sharing.get(r) ?? []), u]);
+    if (!r) continue;
+    const group = sharing.get(r);
+    if (group) group.push(u);
+    else sharing.set(r, [u]);
   }
   const shared = (p: Passage) => (sharing.get(rangeOf(p) ?? '')?.length ?? 0) > 1;
   const sourceOf = (p: Passage) => {
@@ -143,7 +146,9 @@ export function extractLinks(passages: Passage[], src: LinkSource): LinkRow[] {
       for (const l of markupLinks(lines.slice(first.loc.startLine! - 1, first.loc.endLine).join('\n'), src.path, defs)) {
         const text = l.text.trim();
         const owner = (text && group.find((u) => u.text.includes(text))) || first;
-        sharedLinks.set(owner, [...(sharedLinks.get(owner) ?? []), l]);
+        const own = sharedLinks.get(owner);
+        if (own) own.push(l);
+        else sharedLinks.set(owner, [l]);
       }
     }
   }
