@@ -36,6 +36,8 @@ const entries = [
   { entryPoints: ['src/views/engineBundle.ts'], outfile: 'dist/engine.js' },
   { entryPoints: ['src/cli.ts'], outfile: 'dist/cli.js', banner: { js: '#!/usr/bin/env node' } },
   { entryPoints: ['src/rag/ingest/parseWorker.ts'], outfile: 'dist/parseWorker.js' },
+  // The engine's parser workers: parse, then chunk, extract links and embed for the indexer (src/rag/index/prepareFile.ts).
+  { entryPoints: ['src/rag/index/prepareWorker.ts'], outfile: 'dist/prepareWorker.js' },
   // The extension's indexing process (forked with IPC by src/views/indexProcess.ts).
   { entryPoints: ['src/indexProcess/main.ts'], outfile: 'dist/indexWorker.js' },
   // The extension's search process (forked with IPC by src/searchProcess/client.ts): LanceDB and the search pipeline.

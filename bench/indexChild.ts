@@ -80,6 +80,7 @@ async function indexOnce(folder: string, store: string): Promise<object> {
     vectorIndexMs: vector ? vector.ms : 0,
     vectorIndexTrained: vector?.trained ?? false,
     cpuMs: runCpuMs + (vector?.cpuMs ?? 0),
+    runCpuMs,
     timings: r.timings,
     runMaxRssMB: runRssMB,
     vectorStepMaxRssMB: vector?.maxRssMB ?? 0,

@@ -7,6 +7,7 @@ import { ParserPool } from './ingest';
 import { openStore } from './store';
 import type { IndexStore } from './store/types';
 import type { Embedder } from './types';
+import { prepareWorkerPath } from './index/prepareFile';
 import { WriteQueue } from './index/writeQueue';
 import { tryAcquireWriterLock } from './index/writerLock';
 
@@ -122,7 +123,8 @@ export async function openEngine(o: OpenEngineOptions): Promise<Engine> {
     warnings,
     parsers() {
       if (closed) throw new Error('The engine is closed');
-      pool ??= new ParserPool(Math.max(1, config.ingest.workers));
+      // The indexer's workers: they parse, and for a run also chunk, extract links and embed (index/prepareFile.ts).
+      pool ??= new ParserPool(Math.max(1, config.ingest.workers), { workerPath: prepareWorkerPath() });
       return pool;
     },
     async releaseParsers() {

@@ -1,17 +1,16 @@
-// Third step of a run, for one added or changed file: hash → parse (in a worker) → chunk → links → (enrich) → compound
-// parts → embed (a slow embedder's vectors are left pending and filled after the run's text is written,
+// Third step of a run, for one added or changed file: in a parser worker (prepareFile.ts) hash → parse → chunk → links
+// → word counts → builtin vectors of the passages without compound parts; here (enrich) → vocabulary and compound parts
+// → embed the rest (a slow embedder's vectors are left pending and filled after the run's text is written,
 // fillVectors.ts). Returns what to write; the run's BatchWriter writes it. Parse errors become the file's status; embedder
 // errors are thrown (a model that is down fails every file alike, so the run stops).
 import * as path from 'path';
-import { chunkDocument } from '../chunk';
-import { embedBuiltin } from '../embed';
 import type { Engine } from '../engine';
 import { EnrichRun, enrichForIndex } from '../enrich';
-import { extractLinks, readLinkSource } from '../links';
 import type { FileRecord, FileStatus, FileUpdate } from '../store/types';
 import { embeddingText } from '../text/compounds';
-import { LoadError, type IndexedPassage, type LinkRow } from '../types';
+import { LoadError } from '../types';
 import type { RunKeys } from './keys';
+import type { PrepareSpec, PreparedFile } from './prepareFile';
 import { expectedKey, hashFile, recordKey, type Candidate, type IngestLimits } from './plan';
 import type { RunProgress } from './progress';
 import type { RunVocabulary } from './runVocabulary';
@@ -45,43 +44,92 @@ export async function processFile(c: Candidate, ctx: FileJobContext): Promise<Fi
   const { entry, previous } = c;
   progress.report('parse', entry.path);
   const base = { path: entry.path, size: entry.size, mtimeMs: entry.mtimeMs, pipelineKey: keys.full, indexedAt: Date.now() };
+  const reusable = previous && !ctx.full && previous.pipelineKey === expectedKey(previous, keys.full, limits);
   const tooLarge = entry.size > config.ingest.maxFileSizeMB * 1024 * 1024;
-  let hash: string;
-  try {
-    hash = tooLarge ? `size:${entry.size}:${entry.mtimeMs}` : await hashFile(entry.abs, entry.size);
-  } catch (err) {
-    // Vanished or unreadable since the walk.
-    return { kind: 'status', record: { ...base, hash: '', status: 'error', reason: `cannot read the file (${errText(err)})`, passages: 0 } };
+  if (tooLarge) {
+    // Not read at all: the pool refuses it by size, and size + mtime stand in for the content hash.
+    const hash = `size:${entry.size}:${entry.mtimeMs}`;
+    if (reusable && previous.hash === hash) return { kind: 'unchanged', record: { ...previous, size: entry.size, mtimeMs: entry.mtimeMs } };
   }
-  if (previous && !ctx.full && previous.hash === hash && previous.pipelineKey === expectedKey(previous, keys.full, limits)) {
-    return { kind: 'unchanged', record: { ...previous, size: entry.size, mtimeMs: entry.mtimeMs } };
-  }
-  let passages: IndexedPassage[];
-  let links: LinkRow[];
-  let key = keys.full;
+  // Builtin vectors are computed in the worker unless the text changes afterwards (enrichment) or they are filled later.
+  const builtinInWorker = embedder.id === 'builtin' && !embedder.deferVectors && !keys.enrich;
+  const spec: PrepareSpec = {
+    path: entry.path,
+    unchangedHash: reusable ? previous.hash : undefined,
+    chunk: config.chunk,
+    builtinDimension: builtinInWorker ? embedder.dimension : undefined,
+  };
+  let prepared: PreparedFile;
   try {
-    const doc = await engine.parsers().parse(entry.abs, {
+    prepared = await engine.parsers().run<PreparedFile>(entry.abs, {
       timeoutMs: config.ingest.parseTimeoutMs,
       maxFileSizeMB: config.ingest.maxFileSizeMB,
+      size: entry.size,
       signal,
       // Recognised pages are cached by content hash in the store: a reindex or a rename never recognises twice.
       ocr: { ...keys.ocr, cacheDir: path.join(engine.storeDir, 'ocr-cache') },
-    });
-    // The semantic strategy's breakpoints come from the builtin lexical sketch, whatever the index's embedder.
-    passages = chunkDocument(doc, { path: entry.path, fileHash: hash }, config.chunk, { embedText: embedBuiltin });
-    if (passages.length === 0) throw new LoadError('no-text', 'no extractable text');
-    // The file's rows of the reference graph (links/): model-free, written and removed with its passages.
-    links = extractLinks(passages, { path: entry.path, format: doc.format, raw: await readLinkSource(entry.abs, doc.format), titles: doc.title ? [doc.title] : [] });
+    }, spec);
+  } catch (err) {
     if (signal?.aborted) return { kind: 'cancelled' };
-    // Opt-in LLM enrichments (config.enrich, see src/rag/enrich): contextual indexText, abstractive L0/L1 summaries, cached.
-    if (keys.enrich) {
+    // The pool refused the file or its worker died (deadline, crash, memory): the worker's hash never came back.
+    let hash: string;
+    try {
+      hash = tooLarge ? `size:${entry.size}:${entry.mtimeMs}` : await hashFile(entry.abs, entry.size);
+    } catch (readErr) {
+      // Vanished or unreadable since the walk.
+      if (previous) await ctx.vocabulary.forget(entry.path);
+      return { kind: 'status', record: { ...base, hash: '', status: 'error', reason: `cannot read the file (${errText(readErr)})`, passages: 0 } };
+    }
+    return failed(err, hash);
+  }
+  if ('unchanged' in prepared) return { kind: 'unchanged', record: { ...previous!, size: entry.size, mtimeMs: entry.mtimeMs } };
+  if ('failure' in prepared) {
+    const { kind, message } = prepared.failure;
+    return failed(kind ? new LoadError(kind, message) : new Error(message), prepared.hash);
+  }
+  const { hash, links } = prepared;
+  let { passages } = prepared;
+  let key = keys.full;
+  if (signal?.aborted) return { kind: 'cancelled' };
+  // Opt-in LLM enrichments (config.enrich, see src/rag/enrich): contextual indexText, abstractive L0/L1 summaries, cached.
+  if (keys.enrich) {
+    try {
       const enriched = await enrichForIndex(passages, { config, storeDir: engine.storeDir, signal, run: ctx.enrichRun, onWarning: (m) => ctx.warnings.push(m) });
       passages = enriched.passages;
       if (!enriched.complete) key = keys.plain;
+    } catch (err) {
+      if (signal?.aborted) return { kind: 'cancelled' };
+      return failed(err, hash);
     }
-  } catch (err) {
+  }
+  if (previous) await ctx.vocabulary.forget(entry.path);
+  ctx.vocabulary.learn(entry.path, passages, keys.enrich ? undefined : prepared.wordCounts);
+  const record: FileRecord = { ...base, pipelineKey: key, hash, status: 'indexed', reason: '', passages: passages.length };
+  // A slow embedder's vectors are filled after the text is written (fillVectors.ts): keyword search works first.
+  if (embedder.deferVectors) return { kind: 'indexed', fresh: !previous, update: { record, passages, vectors: [], vectorsPending: true, links } };
+  progress.report('embed', entry.path);
+  const t0 = Date.now();
+  // The worker's builtin vectors, then the rest here (German passages now have their compound parts; other embedders all).
+  const vectors: Float32Array[] = new Array(passages.length);
+  let todo = passages.map((_, i) => i);
+  if (builtinInWorker && prepared.vectors) {
+    const dim = embedder.dimension;
+    for (let i = 0; i < passages.length; i++) vectors[i] = prepared.vectors.subarray(i * dim, (i + 1) * dim);
+    todo = prepared.unembedded ?? [];
+  }
+  const size = Math.max(1, config.embed.batchSize);
+  for (let i = 0; i < todo.length; i += size) {
     if (signal?.aborted) return { kind: 'cancelled' };
-    // A file that had passages and now fails loses them: its words leave the vocabulary.
+    const batch = todo.slice(i, i + size);
+    const out = await embedder.embed(batch.map((j) => embeddingText(passages[j], embedder.id)), signal);
+    batch.forEach((j, k) => (vectors[j] = out[k]));
+  }
+  progress.embedMs += Date.now() - t0;
+  progress.passagesEmbedded += passages.length;
+  return { kind: 'indexed', fresh: !previous, update: { record, passages, vectors, links } };
+
+  /** A file that had passages and now fails loses them (its words leave the vocabulary); the record says why. */
+  async function failed(err: unknown, hash: string): Promise<FileOutcome> {
     if (previous) await ctx.vocabulary.forget(entry.path);
     const { status, reason } = fileStatusOfError(err);
     // Refused by a limit: the limit goes into the key, so raising it retries the file (see recordKey).
@@ -89,22 +137,6 @@ export async function processFile(c: Candidate, ctx: FileJobContext): Promise<Fi
     const limit = kind === 'timeout' ? 'deadline' : kind === 'too-large' && tooLarge ? 'size' : undefined;
     return { kind: 'status', record: { ...base, pipelineKey: recordKey(keys.full, limit, limits), hash, status, reason, passages: 0 } };
   }
-  if (previous) await ctx.vocabulary.forget(entry.path);
-  ctx.vocabulary.learn(entry.path, passages);
-  const record: FileRecord = { ...base, pipelineKey: key, hash, status: 'indexed', reason: '', passages: passages.length };
-  // A slow embedder's vectors are filled after the text is written (fillVectors.ts): keyword search works first.
-  if (embedder.deferVectors) return { kind: 'indexed', fresh: !previous, update: { record, passages, vectors: [], vectorsPending: true, links } };
-  progress.report('embed', entry.path);
-  const vectors: Float32Array[] = [];
-  const t0 = Date.now();
-  const size = Math.max(1, config.embed.batchSize);
-  for (let i = 0; i < passages.length; i += size) {
-    if (signal?.aborted) return { kind: 'cancelled' };
-    vectors.push(...(await embedder.embed(passages.slice(i, i + size).map((p) => embeddingText(p, embedder.id)), signal)));
-  }
-  progress.embedMs += Date.now() - t0;
-  progress.passagesEmbedded += passages.length;
-  return { kind: 'indexed', fresh: !previous, update: { record, passages, vectors, links } };
 }
 
 /**

@@ -29,9 +29,12 @@ export class RunVocabulary {
     if (!this.recount) this.vocab.add(fileWordCounts(await this.store.getFilePassages(path)), -1);
   }
 
-  /** Counts a file's new passages and gives its German ones their compound parts (its own words count as parts too). */
-  learn(path: string, passages: IndexedPassage[]): void {
-    this.vocab.add(fileWordCounts(passages));
+  /**
+   * Counts a file's new passages and gives its German ones their compound parts (its own words count as parts too).
+   * `counts`: their fileWordCounts when already computed (in the parser worker).
+   */
+  learn(path: string, passages: IndexedPassage[], counts?: Map<string, number>): void {
+    this.vocab.add(counts ?? fileWordCounts(passages));
     annotateCompounds(passages, this.vocab);
     if (passages.some((p) => p.lang === 'de')) this.germanWritten.push(path);
   }

@@ -2,3 +2,4 @@
 export { formatOf } from './formats';
 export { ParserPool, defaultWorkerPath, type ParseOptions, type ParserPoolOptions } from './pool';
 export { parseBytes } from './parseBytes';
+export { serveParses, type FollowUp } from './parseService';

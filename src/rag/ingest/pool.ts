@@ -17,6 +17,8 @@ export interface ParseOptions {
   signal?: AbortSignal;
   /** OCR of scanned PDF pages and images; the deadline restarts before each recognised page. */
   ocr?: OcrOptions;
+  /** The file's size when the caller has just read it (a walk's stat): saves the pool its own stat of a regular file. */
+  size?: number;
 }
 
 export interface ParserPoolOptions {
@@ -31,7 +33,8 @@ interface Job {
   options: ParseOptions;
   /** The file's size in bytes. */
   size: number;
-  resolve: (doc: ParsedDocument) => void;
+  /** The parsed document, or for a request with `then` the worker's result. */
+  resolve: (value: unknown) => void;
   reject: (err: Error) => void;
   onAbort?: () => void;
 }
@@ -56,6 +59,18 @@ function abortError(signal: AbortSignal): Error {
   const err = new Error('parsing was cancelled');
   err.name = 'AbortError';
   return err;
+}
+
+/** The size of a regular file, or a LoadError saying why it cannot be parsed. */
+async function fileSize(absPath: string): Promise<number> {
+  try {
+    const st = await stat(absPath);
+    if (!st.isFile()) throw new LoadError('unsupported', 'not a regular file; skipped');
+    return st.size;
+  } catch (err) {
+    if (err instanceof LoadError) throw err;
+    throw new LoadError('corrupt', `cannot read the file (${(err as NodeJS.ErrnoException).code ?? String(err)}); check that it exists and is readable`);
+  }
 }
 
 function seconds(ms: number): string {
@@ -98,28 +113,32 @@ export class ParserPool {
    * before it, so a quick stat of a later call cannot overtake an earlier one and take its worker.
    */
   parse(absPath: string, options: ParseOptions): Promise<ParsedDocument> {
+    return this.submit(absPath, options, undefined) as Promise<ParsedDocument>;
+  }
+
+  /**
+   * Like parse(), but the worker runs its entry's follow-up step with `then` (the worker must have one, e.g. the
+   * indexer's prepareWorker) and this resolves with that step's result. Same admission, deadline and limits.
+   */
+  run<T>(absPath: string, options: ParseOptions, then: unknown): Promise<T> {
+    return this.submit(absPath, options, then) as Promise<T>;
+  }
+
+  private submit(absPath: string, options: ParseOptions, then: unknown): Promise<unknown> {
     if (this.closed) return Promise.reject(new Error('ParserPool is closed'));
-    return new Promise<ParsedDocument>((resolve, reject) => {
-      const admitted = this.admission.then(() => this.admit(absPath, options, resolve, reject));
+    return new Promise<unknown>((resolve, reject) => {
+      const admitted = this.admission.then(() => this.admit(absPath, options, then, resolve, reject));
       this.admission = admitted.catch(reject);
     });
   }
 
   /** Checks one call and queues its job (or rejects it); runs strictly after the previous call's admit. */
-  private async admit(absPath: string, options: ParseOptions, resolve: Job['resolve'], reject: Job['reject']): Promise<void> {
+  private async admit(absPath: string, options: ParseOptions, then: unknown, resolve: Job['resolve'], reject: Job['reject']): Promise<void> {
     if (this.closed) throw new Error('ParserPool is closed');
     if (options.signal?.aborted) throw abortError(options.signal);
     const format = formatOf(absPath);
     if (!format) throw new LoadError('unsupported', `unsupported file type "${path.extname(absPath) || '(none)'}"; supported: md, txt, html, pdf, docx, pptx, xlsx, png, jpg, tif, webp, bmp`);
-    let size: number;
-    try {
-      const st = await stat(absPath);
-      if (!st.isFile()) throw new LoadError('unsupported', 'not a regular file; skipped');
-      size = st.size;
-    } catch (err) {
-      if (err instanceof LoadError) throw err;
-      throw new LoadError('corrupt', `cannot read the file (${(err as NodeJS.ErrnoException).code ?? String(err)}); check that it exists and is readable`);
-    }
+    const size = options.size ?? (await fileSize(absPath));
     if (options.signal?.aborted) throw abortError(options.signal);
     const limit = options.maxFileSizeMB * 1024 * 1024;
     if (size > limit) {
@@ -127,7 +146,9 @@ export class ParserPool {
       throw new LoadError('too-large', `file is ${mb} MB, larger than the limit of ${options.maxFileSizeMB} MB; skipped (raise maxFileSizeMB to index it)`);
     }
     if (this.closed) throw new Error('ParserPool is closed');
-    const job: Job = { request: { id: this.nextId++, absPath, format, ocr: options.ocr }, options, size, resolve, reject };
+    const request: ParseRequest = { id: this.nextId++, absPath, format, ocr: options.ocr };
+    if (then !== undefined) request.then = then;
+    const job: Job = { request, options, size, resolve, reject };
     if (options.signal) {
       const signal = options.signal;
       job.onAbort = () => this.abort(job, abortError(signal));
@@ -217,7 +238,7 @@ export class ParserPool {
     slot.timer = null;
     slot.job = null;
     slot.worker.unref();
-    if (reply.ok) this.finish(job, null, reply.doc);
+    if (reply.ok) this.finish(job, null, job.request.then === undefined ? reply.doc : reply.result);
     else this.finish(job, reply.kind ? new LoadError(reply.kind, reply.message) : new LoadError('corrupt', `cannot parse: ${reply.message}`));
     if (job.size >= RECYCLE_AFTER_BYTES) this.retire(slot, null);
     else this.pump();
@@ -247,9 +268,9 @@ export class ParserPool {
     if (slot) this.retire(slot, err);
   }
 
-  private finish(job: Job, err: Error | null, doc?: ParsedDocument): void {
+  private finish(job: Job, err: Error | null, value?: unknown): void {
     if (job.onAbort) job.options.signal?.removeEventListener('abort', job.onAbort);
     if (err) job.reject(err);
-    else job.resolve(doc!);
+    else job.resolve(value);
   }
 }

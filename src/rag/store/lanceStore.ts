@@ -319,16 +319,19 @@ export class LanceStore implements IndexStore {
       await withCommitRetry(() => table.add(data));
     }
     await this.links.replace(updates.map((u) => ({ path: u.record.path, fileHash: u.record.hash, rows: u.links ?? [] })), true);
-    await this.upsertRecords(updates.map((u) => ({ ...u.record, passages: u.passages.length })));
+    // New paths (the caller holds the writer lock): their records are appended, not merged.
+    await this.upsertRecords(updates.map((u) => ({ ...u.record, passages: u.passages.length })), true);
   }
 
-  private async upsertRecords(records: FileRecord[]): Promise<void> {
+  private async upsertRecords(records: FileRecord[], append = false): Promise<void> {
     if (records.length === 0) return;
-    const data = lancedb.makeArrowTable(records.map(fileToRow), { schema: filesSchema() });
+    const schema = filesSchema();
+    const rows = records.map(fileToRow);
+    const data = toArrowTable(schema, rows) ?? lancedb.makeArrowTable(rows, { schema });
     const files = await this.writableFiles();
     const before = await files.version();
     await withCommitRetry(() =>
-      files.mergeInsert('path').whenMatchedUpdateAll().whenNotMatchedInsertAll().execute(data),
+      append ? files.add(data) : files.mergeInsert('path').whenMatchedUpdateAll().whenNotMatchedInsertAll().execute(data),
     );
     await this.updateFilesCache(before, (byPath) => {
       for (const r of records) byPath.set(r.path, { ...r });

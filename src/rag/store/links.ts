@@ -8,6 +8,7 @@ import { Field, Schema, Utf8 } from 'apache-arrow';
 import type { LinkKind, LinkRow } from '../types';
 import { candidateKeys, lawsOf, resolveEdges, targetMap, type LinkTarget, type ResolvedLink } from '../links/resolve';
 import type { LawIdentity } from '../links/legal';
+import { toArrowTable } from './arrowRows';
 import { sqlIn, sqlString } from './schema';
 import { withCommitRetry } from './retry';
 
@@ -133,7 +134,8 @@ export class LinksTable {
     }
     this.table ??= await this.db.createEmptyTable(LINKS_TABLE, linksSchema(), { existOk: true });
     const table = this.table;
-    const data = lancedb.makeArrowTable(rows, { schema: linksSchema() });
+    const schema = linksSchema();
+    const data = toArrowTable(schema, rows) ?? lancedb.makeArrowTable(rows, { schema });
     if (append) await withCommitRetry(() => table.add(data));
     else {
       await withCommitRetry(() =>
