@@ -1,6 +1,6 @@
 // The incremental, crash-safe indexer, in steps: lock (indexFolder) → bind the embedder and recover (recover.ts) →
 // walk and plan (scan.ts) → process the changed files, a few in flight (processFile.ts), their results written in
-// batches by the run's only writer (batchWriter.ts) → vocabulary (runVocabulary.ts) → optimize → result; with a slow
+// batches by the run's only writer (batchWriter.ts) → optimize → vocabulary (runVocabulary.ts) → result; with a slow
 // embedder the text is written first and the vectors are filled afterwards in batches (fillVectors.ts).
 import type { Engine } from '../engine';
 import { EnrichRun, pruneEnrichCache } from '../enrich';
@@ -233,13 +233,10 @@ async function runIndex(engine: Engine, o: IndexOptions, progress: RunProgress):
   const ctx: FileJobContext = { engine, keys, limits, full: o.full, signal, vocabulary, progress, enrichRun: new EnrichRun(), warnings };
   const files = await processFiles(plan, ctx, writer);
   const mode = o.optimize ?? (o.paths ? 'debounced' : 'now');
-  // The parser workers' memory goes back before the vocabulary recount and optimize, the peak of a large run. Watcher
+  // The parser workers' memory goes back before optimize and the vocabulary recount, the peak of a large run. Watcher
   // updates (debounced optimize, few files) keep their warm workers.
   if (mode === 'now' || plan.add.length + plan.update.length > 20) await engine.releaseParsers();
   progress.lap('files');
-
-  await vocabulary.finish(embedder, files.cancelled, signal);
-  progress.lap('vocabulary');
 
   const wrote = plan.remove.length + plan.add.length + plan.update.length > 0;
   if (mode === 'now' || recovery.recovered || !(await hasIndexes(store))) {
@@ -248,6 +245,12 @@ async function runIndex(engine: Engine, o: IndexOptions, progress: RunProgress):
     await store.optimize({ deleteUnverified: recovery.recovered, vectorIndex: false });
   } else if (mode === 'debounced' && wrote) engine.scheduleOptimize();
   progress.lap('optimize');
+
+  // After optimize: the compound re-split rewrites a few thousand rows of a compacted table whose scalar and keyword
+  // indexes cover the run's rows (on the run's uncompacted fragments the same mergeInsert peaked ~170 MB higher at 10k
+  // files, BENCHMARKS.md); the rows it rewrites are searched flat until the next optimize.
+  await vocabulary.finish(embedder, files.cancelled, signal);
+  progress.lap('vocabulary');
 
   // Cancelled runs are consistent too (only whole files were written); only a killed run leaves the mark.
   await store.markRun(false);

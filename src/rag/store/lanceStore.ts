@@ -85,6 +85,8 @@ export const VECTOR_RECALL_SAMPLE = 32;
 export const VECTOR_TRAINING_ATTEMPTS = 2;
 const VECTOR_INDEX_FILE = 'vector-index.json';
 const IN_CHUNK = 500;
+/** Rows rewritten per commit when only their keyword parts change (`rewriteKeywordParts`): ~16 MB of vectors. */
+const REWRITE_ROWS = 4000;
 /**
  * A LanceDB keyword (FTS) index is a snapshot: rows written after it are searched flat, with term statistics taken from
  * the index alone. When the rows it covers are replaced (a full run, a re-split, a vector fill) its coverage falls, and
@@ -92,7 +94,8 @@ const IN_CHUNK = 500;
  * in store.test.ts). So before a write that replaces rows, the writer folds the rows written since into the index
  * (optimize) when the write would leave it covering less than this share of the table and at least
  * KEYWORD_FOLD_MIN_ROWS wait outside it: about one fold per full run (+5 s on the 10k-file bench, BENCHMARKS.md).
- * Appends (new files) never lower the index's coverage of the old rows and are folded at the end of the run, as before.
+ * Appends (new files) never lower the index's coverage of the old rows and are folded at the end of the run, as before;
+ * a write into an index that covers less than the share already (after appends) leaves the fold to that optimize.
  */
 const KEYWORD_INDEX_MIN_COVERAGE = 0.25;
 const KEYWORD_FOLD_MIN_ROWS = 1000;
@@ -521,31 +524,36 @@ export class LanceStore implements IndexStore {
     const table = this.passages;
     if (!table || paths.length === 0) return 0;
     const dim = this.requireMeta().embedder.dimension;
-    let rewritten = 0;
+    // Which rows change: only row ids and keyword texts are read (most rows keep their parts; a row's vector is 4 KB).
+    const next = new Map<bigint, string>();
     for (const chunk of chunks(paths, IN_CHUNK)) {
-      const rows = await table.query().where(`lang = 'de' AND ${sqlIn('path', chunk)}`).toArray();
-      const changed: PassageRow[] = [];
-      const texts: string[] = [];
+      const rows = await table.query().where(`lang = 'de' AND ${sqlIn('path', chunk)}`).select(['fts_de']).withRowId().toArray();
       for (const r of rows) {
         const stored = r.fts_de as string;
         const indexText = withoutParts(stored);
-        const next = withParts(indexText, parts(indexText));
-        if (next === stored) continue;
+        const text = withParts(indexText, parts(indexText));
+        if (text !== stored) next.set(BigInt(r._rowid as bigint | number), text);
+      }
+    }
+    // Those rows whole (taken by row id; this writer's earlier batches do not move other rows), REWRITE_ROWS a commit.
+    let rewritten = 0;
+    for (const rowIds of chunks([...next.keys()], REWRITE_ROWS)) {
+      const changed: PassageRow[] = [];
+      for (const r of await table.takeRowIds(rowIds).withRowId().toArray()) {
         const row: PassageRow = {};
         for (const c of PASSAGE_COLUMNS) row[c] = r[c];
         for (const c of ['level', 'order', 'startLine', 'endLine', 'page', 'pageEnd', 'startOffset', 'endOffset']) {
           if (typeof row[c] === 'bigint') row[c] = Number(row[c]);
         }
         row.fts_en = r.fts_en;
-        row.fts_de = next;
+        row.fts_de = next.get(BigInt(r._rowid as bigint | number));
         row.vectorPending = r.vectorPending;
         row.vector = toFloat32(r.vector);
         changed.push(row);
-        texts.push(next);
       }
       if (changed.length === 0) continue;
       if (embed) {
-        const vectors = await embed(texts);
+        const vectors = await embed(changed.map((row) => row.fts_de as string));
         changed.forEach((row, i) => {
           row.vector = vectors[i];
           row.vectorPending = false;
@@ -745,7 +753,11 @@ export class LanceStore implements IndexStore {
   private async keepKeywordIndexCovering(replacing: number): Promise<void> {
     const c = await this.keywordIndexCoverage();
     if (!c || c.unindexed < KEYWORD_FOLD_MIN_ROWS) return;
-    if (c.indexed - replacing >= KEYWORD_INDEX_MIN_COVERAGE * (c.indexed + c.unindexed)) return;
+    const min = KEYWORD_INDEX_MIN_COVERAGE * (c.indexed + c.unindexed);
+    // Already below before this write: rows appended since the index was built (a new index's first run, whose compound
+    // re-split would otherwise fold ~50k rows once more just before the run's own optimize folds them, +3.5 s at 10k files).
+    if (c.indexed < min) return;
+    if (c.indexed - replacing >= min) return;
     const table = this.passagesTable();
     const keepFrom = await currentVersionTime(table);
     await withCommitRetry(() => table.optimize({ cleanupOlderThan: keepFrom, deleteUnverified: false }));
