@@ -66,7 +66,7 @@ if (!existsSync(path.join(binaryDir, 'package.json'))) {
 }
 
 if (!argv.includes('--skip-build')) run(process.execPath, ['esbuild.mjs', '--production'], 'production build (node esbuild.mjs --production)');
-for (const f of ['dist/extension.js', 'dist/engine.js', 'dist/indexWorker.js', 'dist/searchWorker.js']) if (!existsSync(path.join(root, f))) fail(`${f} missing after the build`);
+for (const f of ['dist/extension.js', 'dist/engine.js', 'dist/indexWorker.js', 'dist/searchWorker.js', 'dist/prepareWorker.js']) if (!existsSync(path.join(root, f))) fail(`${f} missing after the build`);
 
 // Per-target ignore file: the checked-in .vscodeignore (linux-x64) with the binary package swapped.
 let ignoreFile = path.join(root, '.vscodeignore');
@@ -153,7 +153,7 @@ const allowed = new Set(['vscode', ...EXTERNAL, ...builtinModules, ...builtinMod
 const packedBundles = names
   .filter((n) => /^extension\/dist\/[^/]+\.js$/.test(n))
   .map((n) => n.slice('extension/'.length));
-for (const bundle of ['dist/extension.js', 'dist/engine.js', 'dist/parseWorker.js', 'dist/prepareWorker.js', 'dist/localEmbedWorker.js', 'dist/indexWorker.js', 'dist/searchWorker.js', 'dist/cli.js']) {
+for (const bundle of ['dist/extension.js', 'dist/engine.js', 'dist/prepareWorker.js', 'dist/localEmbedWorker.js', 'dist/indexWorker.js', 'dist/searchWorker.js', 'dist/cli.js']) {
   if (existsSync(path.join(root, bundle)) && !packedBundles.includes(bundle)) problems.push(`${bundle} missing from the VSIX`);
 }
 for (const bundle of packedBundles) {
