@@ -39,6 +39,30 @@ describe('indexer: incremental runs equal a clean build', function () {
     fs.rmSync(folder, { recursive: true, force: true });
   });
 
+  it('a run that changed nothing optimizes only what an earlier run left outside the keyword indexes', async () => {
+    const watch = () => {
+      const seen = new Set<IndexProgress['phase']>();
+      return { seen, onProgress: (p: IndexProgress) => seen.add(p.phase) };
+    };
+    const coverage = async () => (await engine.store.keywordIndexCoverage!())!;
+    await indexFolder(engine);
+    await indexFolder(engine); // folds what the first run's compound re-split rewrote after its optimize
+    const quiet = watch();
+    await indexFolder(engine, { onProgress: quiet.onProgress });
+    assert.ok(!quiet.seen.has('optimize'), [...quiet.seen].join(' '));
+    assert.equal((await coverage()).unindexed, 0);
+    // An edit written without an optimize leaves rows outside the index: the next run, with nothing new, folds them.
+    fs.appendFileSync(path.join(folder, 'cargo-book/faq.md'), '\n\nOne more paragraph about registries and login tokens.\n');
+    const edit = await indexFolder(engine, { optimize: 'never' });
+    assert.equal(edit.updated, 1);
+    assert.ok((await coverage()).unindexed > 0);
+    const fold = watch();
+    const after = await indexFolder(engine, { onProgress: fold.onProgress });
+    assert.equal(after.unchanged, PICK.length);
+    assert.ok(fold.seen.has('optimize'));
+    assert.equal((await coverage()).unindexed, 0);
+  });
+
   it('indexes every document once, then skips unchanged files (size/mtime, then content hash)', async () => {
     const phases = new Set<IndexProgress['phase']>();
     const first = await indexFolder(engine, { onProgress: (p) => phases.add(p.phase) });

@@ -239,7 +239,10 @@ async function runIndex(engine: Engine, o: IndexOptions, progress: RunProgress):
   progress.lap('files');
 
   const wrote = plan.remove.length + plan.add.length + plan.update.length > 0;
-  if (mode === 'now' || recovery.recovered || !(await hasIndexes(store))) {
+  // A run that changed nothing optimizes only what an earlier run left outside the indexes (a no-op run of 2,000 files
+  // spent 2.3 s of its 3.3 s in an optimize with nothing to do).
+  const current = !wrote && !recovery.recovered && (await indexesCurrent(store));
+  if ((mode === 'now' && !current) || recovery.recovered || !(await hasIndexes(store))) {
     progress.report('optimize');
     // The vector index is the separate step after the run (vectorIndexStep); a debounced optimize includes it.
     await store.optimize({ deleteUnverified: recovery.recovered, vectorIndex: false });
@@ -340,6 +343,13 @@ async function summarise(
   if (warnings.length > 0) result.warnings = warnings;
   await store.setLastRun({ startedAt: started, finishedAt: Date.now(), files: result.files, errors: result.errors.length, unchanged: files.unchanged });
   return result;
+}
+
+/** Whether the keyword indexes cover every row (a store that cannot tell is assumed not to). */
+async function indexesCurrent(store: IndexStore): Promise<boolean> {
+  if (!store.keywordIndexCoverage) return false;
+  const c = await store.keywordIndexCoverage();
+  return c !== null && c.unindexed === 0;
 }
 
 /** Whether the passages table has its indexes (a store that cannot tell is assumed to have them). */

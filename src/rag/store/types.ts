@@ -151,6 +151,11 @@ export interface IndexStore {
   /** Names of the indexes on the passages table; without it the indexer assumes they exist. */
   indexNames?(): Promise<string[]>;
   /**
+   * Rows the keyword indexes cover and rows outside them; null without an index. A run that wrote nothing skips its
+   * optimize when nothing is outside (without this method it always optimizes).
+   */
+  keywordIndexCoverage?(): Promise<{ indexed: number; unindexed: number; share: number } | null>;
+  /**
    * The German passages (path, level, text, lang) for a recount of the compound splitter's vocabulary; without it the
    * indexer keeps the vocabulary incrementally only (added and subtracted per file) and never recounts.
    */
