@@ -86,6 +86,11 @@ export const VECTOR_TRAINING_ATTEMPTS = 2;
 const VECTOR_INDEX_FILE = 'vector-index.json';
 const IN_CHUNK = 500;
 /**
+ * Most passages one append converts and hands to LanceDB at once (its Arrow copy and IPC buffer: ~4 KB each per
+ * 1,024-dim row). A run's batches are about this size; only a larger file's rows are split into several commits.
+ */
+export const APPEND_ROWS = 2048;
+/**
  * A LanceDB keyword (FTS) index is a snapshot: rows written after it are searched flat, with term statistics taken from
  * the index alone. When the rows it covers are replaced (a full run, a re-split, a vector fill) its coverage falls, and
  * near zero coverage BM25 ranks badly: a search during a full rebuild lost the best file entirely (eval workspace; test
@@ -314,8 +319,11 @@ export class LanceStore implements IndexStore {
     const table = this.passagesTable();
     const dim = this.requireMeta().embedder.dimension;
     const rows = updateRows(updates, dim);
-    if (rows.length > 0) {
-      const data = arrowRows(passagesSchema(dim), rows);
+    const schema = passagesSchema(dim);
+    // In slices: each slice's Arrow copy and IPC buffer are garbage before the next is built, so a file with 11k
+    // passages (an 8 MB HTML manual) no longer holds three copies of all its vectors at once (BENCHMARKS.md, w15m).
+    for (let i = 0; i < rows.length; i += APPEND_ROWS) {
+      const data = arrowRows(schema, rows.slice(i, i + APPEND_ROWS));
       await withCommitRetry(() => table.add(data));
     }
     await this.links.replace(updates.map((u) => ({ path: u.record.path, fileHash: u.record.hash, rows: u.links ?? [] })), true);
