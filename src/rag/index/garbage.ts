@@ -34,7 +34,10 @@ function heldBytes(): number {
 
 /** Collects when the JS heap and ArrayBuffers grew by more than the budget since the last collection; true if it did. */
 export function collectGarbageIfGrown(budget = GARBAGE_BUDGET_BYTES): boolean {
-  if (heldBytes() - baseline <= budget) return false;
+  const held = heldBytes();
+  // The lowest level seen since our last collection: V8's own collections lower it too.
+  baseline = Math.min(baseline, held);
+  if (held - baseline <= budget) return false;
   const gc = collector();
   if (!gc) return false;
   gc();
