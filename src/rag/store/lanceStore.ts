@@ -102,6 +102,11 @@ export const APPEND_ROWS = 2048;
 const KEYWORD_INDEX_MIN_COVERAGE = 0.25;
 const KEYWORD_FOLD_MIN_ROWS = 1000;
 
+/** Trainings still allowed after a recorded build whose check failed (files of older versions: none). */
+function trainingsLeft(info: VectorIndexInfo): number {
+  return Math.max(0, VECTOR_TRAINING_ATTEMPTS - (info.attempts ?? VECTOR_TRAINING_ATTEMPTS));
+}
+
 /** vector-index.json: the build-time decision and the recall measurement behind it. */
 export interface VectorIndexInfo {
   /** 'ivf': IVF_FLAT searched with `nprobes`; 'exact': no index passed the recall check, search is flat. */
@@ -614,7 +619,7 @@ export class LanceStore implements IndexStore {
    * Creates the full-text (fts_en, fts_de), scalar (path, id) and — above VECTOR_INDEX_MIN_ROWS — vector indexes that are
    * missing. Without an FTS index a keyword search finds nothing, so the indexer calls this after its first write.
    */
-  async ensureIndexes(o: { vector?: boolean } = {}): Promise<boolean> {
+  async ensureIndexes(o: { vector?: boolean; trainings?: number } = {}): Promise<boolean> {
     const table = this.passages;
     if (!table) return false;
     const rows = await table.countRows();
@@ -625,7 +630,7 @@ export class LanceStore implements IndexStore {
     if (!have.has('path')) await table.createIndex('path', { config: Index.btree(), replace: true });
     if (!have.has('id')) await table.createIndex('id', { config: Index.btree(), replace: true });
     if (o.vector === false || !(await this.vectorIndexDueOn(table, rows, have))) return false;
-    await this.buildVectorIndex(table, rows);
+    await this.buildVectorIndex(table, rows, o.trainings);
     return true;
   }
 
@@ -641,7 +646,9 @@ export class LanceStore implements IndexStore {
     if (rows < VECTOR_INDEX_MIN_ROWS) return false;
     const built = this.vectorIndexInfo();
     const stale = built !== null && rows > 2 * built.rows; // grown a lot since training: retrain (or re-check) the partitions
-    const missing = built === null || (built.mode === 'ivf' && !have.has('vector'));
+    // A check that failed with trainings left (one training per process: buildVectorIndexIfDue) is tried again.
+    const retry = built !== null && built.mode === 'exact' && built.rows === rows && trainingsLeft(built) > 0;
+    const missing = built === null || (built.mode === 'ivf' && !have.has('vector')) || retry;
     if (!missing && !stale) return false;
     // Never trained on placeholder vectors: the index is built once every vector is filled (the fill ends with optimize).
     return !(await hasPendingColumn(table)) || (await table.countRows('vectorPending = true')) === 0;
@@ -653,8 +660,11 @@ export class LanceStore implements IndexStore {
    * the probe shares of VECTOR_PROBE_SHARES. The smallest share that reaches VECTOR_MIN_RECALL is kept; when none does,
    * the index is dropped and vector search stays exact. The measurement is recorded in vector-index.json.
    */
-  private async buildVectorIndex(table: Table, rows: number): Promise<VectorIndexInfo> {
+  private async buildVectorIndex(table: Table, rows: number, trainings = VECTOR_TRAINING_ATTEMPTS): Promise<VectorIndexInfo> {
     const start = Date.now();
+    // Trainings an earlier process did on this same table whose check failed count towards VECTOR_TRAINING_ATTEMPTS.
+    const before = this.vectorIndexInfo();
+    const done = before && before.mode === 'exact' && before.rows === rows ? VECTOR_TRAINING_ATTEMPTS - trainingsLeft(before) : 0;
     const partitions = Math.max(2, Math.round(Math.sqrt(rows) / 4));
     const step = Math.max(1, Math.floor(rows / VECTOR_RECALL_SAMPLE));
     const offsets = Array.from({ length: Math.min(VECTOR_RECALL_SAMPLE, rows) }, (_, i) => Math.min(rows - 1, i * step + (step >> 1)));
@@ -669,8 +679,8 @@ export class LanceStore implements IndexStore {
     let trainMs = 0;
     let recall: Record<string, number> = {};
     let chosen: number | null = null;
-    let attempts = 0;
-    while (chosen === null && attempts < VECTOR_TRAINING_ATTEMPTS) {
+    let attempts = done;
+    while (chosen === null && attempts < VECTOR_TRAINING_ATTEMPTS && attempts - done < trainings) {
       attempts++;
       const trainStart = Date.now();
       await table.createIndex('vector', { config: Index.ivfFlat({ distanceType: 'cosine', numPartitions: partitions }), replace: true });
@@ -716,8 +726,8 @@ export class LanceStore implements IndexStore {
    * compaction: the separate step after a run whose optimize left it out (`vectorIndex: false`). Until then vector search
    * is exact (or uses the older index, which LanceDB completes with a flat scan of the rows it does not cover).
    */
-  async buildVectorIndexIfDue(): Promise<boolean> {
-    return this.ensureIndexes({ vector: true });
+  async buildVectorIndexIfDue(o: { trainings?: number } = {}): Promise<boolean> {
+    return this.ensureIndexes({ vector: true, trainings: o.trainings });
   }
 
   /** What the last vector-index build decided (null: never built, e.g. below VECTOR_INDEX_MIN_ROWS). */
