@@ -18,6 +18,13 @@ export interface VectorIndexStepResult {
   peakRssMB?: number;
 }
 
+/**
+ * LanceDB's index cache in the step's process. The recall check's 32 probed searches read most IVF partitions whole
+ * (1,024-dim vectors: ~400 MB at 100k passages), which LanceDB keeps by default; capped, the step at 101k passages
+ * peaked at 433 instead of 560 MB, its check a few seconds slower (BENCHMARKS.md, w15m).
+ */
+export const VECTOR_STEP_INDEX_CACHE_BYTES = 256 * 1024 * 1024;
+
 const peakRssMB = () => Math.round(process.resourceUsage().maxRSS / 1024);
 
 /** In the child: trains the vector index of the store in `storeDir` if it is due, under the writer lock. */
@@ -26,7 +33,7 @@ export async function runVectorIndexStep(storeDir: string): Promise<VectorIndexS
   const release = await tryAcquireWriterLock(storeDir, 'optimizing');
   if (!release) return { trained: false, busy: true, ms: Date.now() - started };
   try {
-    const store = await openStore(storeDir);
+    const store = await openStore(storeDir, { indexCacheBytes: VECTOR_STEP_INDEX_CACHE_BYTES });
     try {
       // One training per process: a second one, when the first fails the recall check, stacked on what the check's
       // searches left in this one (75k passages: 733 MB with two trainings in one process; BENCHMARKS.md, w15m).

@@ -128,13 +128,22 @@ export interface VectorIndexInfo {
 export interface OpenStoreOptions {
   /** See LanceDB's readConsistencyInterval; 0 (default) = every read sees the latest commit of any process. */
   readConsistencyInterval?: number;
+  /**
+   * Bytes LanceDB may keep of the indexes it read (its default: 6 GB, i.e. everything). A vector search reads each
+   * probed IVF partition whole; the recall check's searches touch most of them (BENCHMARKS.md, w15m).
+   */
+  indexCacheBytes?: number;
 }
 
 /** Opens (or creates) the store in `dir` (made absolute: LanceDB reads some relative paths as cloud URIs). */
 export async function openStore(dir: string, options: OpenStoreOptions = {}): Promise<LanceStore> {
   const abs = path.resolve(dir);
   fs.mkdirSync(abs, { recursive: true });
-  const db = await lancedb.connect(abs, { readConsistencyInterval: options.readConsistencyInterval ?? 0 });
+  const readConsistencyInterval = options.readConsistencyInterval ?? 0;
+  // A Session is honoured only in the options-object form of connect() (a third argument is ignored).
+  const db = options.indexCacheBytes
+    ? await lancedb.connect({ uri: abs, readConsistencyInterval, session: new lancedb.Session(BigInt(options.indexCacheBytes)) })
+    : await lancedb.connect(abs, { readConsistencyInterval });
   const store = new LanceStore(abs, db);
   await store.init();
   return store;
