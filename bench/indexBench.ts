@@ -7,7 +7,7 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import { parseArgs } from 'node:util';
 import { generateWorkspace } from './indexGen';
-import { INDEXING_MALLOC_ENV } from '../src/indexProcess/protocol';
+import { INDEXING_MALLOC_ENV, withIndexingFlags } from '../src/indexProcess/protocol';
 import { LANCE_WRITER_ENV } from '../src/rag/store/lanceEnv';
 
 const ROOT = path.resolve(__dirname, '..');
@@ -16,7 +16,7 @@ const SHARED = process.env.DOCS_RAG_SHARED ? path.resolve(process.env.DOCS_RAG_S
 type Row = Record<string, number | string | undefined>;
 
 function step(args: string[]): Row {
-  const r = spawnSync(process.execPath, ['--import', 'tsx', path.join(__dirname, 'indexChild.ts'), ...args], {
+  const r = spawnSync(process.execPath, [...withIndexingFlags(['--import', 'tsx']), path.join(__dirname, 'indexChild.ts'), ...args], {
     cwd: ROOT,
     // The environment of every indexing process (the CLI's and the extension's): malloc and LanceDB settings.
     env: { ...INDEXING_MALLOC_ENV, ...LANCE_WRITER_ENV, ...process.env },

@@ -1,12 +1,12 @@
 // `docs-rag index` on Linux runs in a child of the command with the indexing malloc settings (INDEXING_MALLOC_ENV:
-// MALLOC_ARENA_MAX=2, 128 KB mmap/trim thresholds). glibc otherwise gives each allocating thread its own arena (up to
+// MALLOC_ARENA_MAX=2, 128 KB mmap/trim thresholds) and node flags (INDEXING_NODE_FLAGS: small V8 semi-spaces). glibc otherwise gives each allocating thread its own arena (up to
 // 8 per core) and keeps freed memory in them; with LanceDB's threads and the parser workers that was the largest part of
 // a big run's peak resident memory (BENCHMARKS.md, "Indexing process and memory", issue 15). The variables only take
 // effect at process start, hence the child. The launcher forwards SIGTERM/SIGHUP and the exit code; the
 // child exits when the launcher goes away (IPC channel closed), so killing the command stops the run.
 import { spawn } from 'node:child_process';
 import * as os from 'node:os';
-import { INDEXING_MALLOC_ENV } from '../indexProcess/protocol';
+import { INDEXING_MALLOC_ENV, withIndexingFlags } from '../indexProcess/protocol';
 
 const MARK = 'DOCS_RAG_RELAUNCHED';
 
@@ -20,7 +20,7 @@ export function relaunchWithFewArenas(): Promise<number> | undefined {
   }
   if (process.platform !== 'linux' || process.env.MALLOC_ARENA_MAX) return undefined;
   return new Promise((resolve) => {
-    const child = spawn(process.execPath, [...process.execArgv, ...process.argv.slice(1)], {
+    const child = spawn(process.execPath, [...withIndexingFlags(process.execArgv), ...process.argv.slice(1)], {
       stdio: ['inherit', 'inherit', 'inherit', 'ipc'],
       env: { ...INDEXING_MALLOC_ENV, ...process.env, [MARK]: '1' },
     });

@@ -5,7 +5,7 @@
 import * as vscode from 'vscode';
 import { PendingRequests, Supervisor, abortError, asError, childError } from '../childProcess/supervisor';
 import type { IndexProgress, IndexRunResult } from '../rag/index/indexer';
-import type { FolderSpec, FromChild, ToChild } from '../indexProcess/protocol';
+import { withIndexingFlags, type FolderSpec, type FromChild, type ToChild } from '../indexProcess/protocol';
 import type { Log } from './log';
 
 export interface IndexRequest {
@@ -35,6 +35,8 @@ export class IndexProcess implements vscode.Disposable {
     this.child = new Supervisor<ToChild, FromChild>({
       name: 'indexing process',
       workerPath,
+      // The indexing process's node flags (small V8 semi-spaces, as `docs-rag index` has them), not the host's own.
+      execArgv: withIndexingFlags([]),
       log,
       backoff: { minMs: 1000, maxMs: 30_000, stableMs: 60_000 },
       onMessage: (m) => this.onMessage(m),

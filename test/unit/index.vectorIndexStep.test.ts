@@ -4,17 +4,22 @@ import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { VECTOR_INDEX_MIN_ROWS, openStore } from '../../src/rag/store';
+import { VECTOR_INDEX_MIN_ROWS, VECTOR_TRAINING_ATTEMPTS, openStore } from '../../src/rag/store';
 import { acquireWriterLock } from '../../src/rag/index/writerLock';
-import { spawnVectorIndexStep } from '../../src/rag/index/vectorIndexStep';
+import { runVectorIndexStep, spawnVectorIndexStep } from '../../src/rag/index/vectorIndexStep';
 import { ROOT, runCliSource } from '../helpers/run';
 
 const DIM = 16;
 
-/** A store with VECTOR_INDEX_MIN_ROWS clustered rows, optimized without its vector index (as a run leaves it). */
-async function storeWithoutVectorIndex(dir: string): Promise<void> {
+/**
+ * A store with VECTOR_INDEX_MIN_ROWS clustered rows (or uniform ones, on which every training fails the recall check),
+ * optimized without its vector index (as a run leaves it).
+ */
+async function storeWithoutVectorIndex(dir: string, o: { uniform?: boolean } = {}): Promise<void> {
   const store = await openStore(dir);
-  await store.useEmbedder({ id: 'test', model: 'm', dimension: DIM });
+  // Uniform vectors in 64 dimensions: nearest neighbours scatter over the partitions (the IVF worst case).
+  const dim = o.uniform ? 64 : DIM;
+  await store.useEmbedder({ id: 'test', model: 'm', dimension: dim });
   let seed = 3;
   const r = () => ((seed = (Math.imul(seed, 1664525) + 1013904223) >>> 0) / 2 ** 32);
   const unit = (v: Float32Array) => v.map((x) => x / Math.hypot(...v));
@@ -28,7 +33,8 @@ async function storeWithoutVectorIndex(dir: string): Promise<void> {
       loc: { startLine: i + 1, endLine: i + 1 }, indexText: `text ${f} ${i}`,
     }));
     const record = { path: file, size: 1, mtimeMs: 1, hash: `h${f}`, status: 'indexed' as const, reason: '', passages: 100, pipelineKey: 'k', indexedAt: 1 };
-    updates.push({ record, passages, vectors: passages.map((_, i) => unit(centres[(f * 100 + i) % 40].map((x) => x + (r() - 0.5) * 0.02))) });
+    const vector = (i: number) => (o.uniform ? unit(Float32Array.from({ length: dim }, () => r() - 0.5)) : unit(centres[(f * 100 + i) % 40].map((x) => x + (r() - 0.5) * 0.02)));
+    updates.push({ record, passages, vectors: passages.map((_, i) => vector(i)) });
   }
   await store.addNewFiles(updates);
   await store.optimize({ vectorIndex: false });
@@ -67,6 +73,30 @@ describe('vector-index step in a child process (docs-rag index --vector-index-st
       await store.close();
     }
     assert.equal((await spawnVectorIndexStep(args(), { ...process.env, LANCEDB_LOG: 'error' })).trained, false);
+  });
+
+  it('trains once per process: a training that fails the recall check is repeated in a new child', async () => {
+    const other = path.join(tmp, 'uniform');
+    await storeWithoutVectorIndex(other, { uniform: true });
+    const copy = path.join(tmp, 'uniform-copy');
+    fs.cpSync(other, copy, { recursive: true });
+    // The child's function trains once and says whether another training may follow.
+    const one = await runVectorIndexStep(copy);
+    assert.equal(one.trained, true);
+    assert.equal(one.again, true);
+    const read = (d: string) => JSON.parse(fs.readFileSync(path.join(d, 'vector-index.json'), 'utf8')) as { attempts: number; mode: string };
+    assert.deepEqual(read(copy), { ...read(copy), attempts: 1, mode: 'exact' });
+    // The parent spawns children until the trainings are used up.
+    const step = await spawnVectorIndexStep(['--import', 'tsx', path.join(ROOT, 'src/cli.ts'), 'index', tmp, '--store', other, '--vector-index-step'], { ...process.env, LANCEDB_LOG: 'error' });
+    assert.equal(step.trained, true);
+    assert.equal(step.again, undefined);
+    assert.deepEqual(read(other), { ...read(other), attempts: VECTOR_TRAINING_ATTEMPTS, mode: 'exact' });
+    const store = await openStore(other);
+    try {
+      assert.equal(await store.vectorIndexDue(), false);
+    } finally {
+      await store.close();
+    }
   });
 
   it("the extension's indexing process entry (src/indexProcess/main.ts --vector-index-step) runs the same step", async () => {

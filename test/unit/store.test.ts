@@ -228,6 +228,29 @@ describe('LanceStore (real LanceDB in a temp dir)', () => {
     assert.equal(store.vectorIndexInfo()!.builtAt, info.builtAt);
   });
 
+  it('trains once per call when asked (the vector-index step): a failed check stays due, so a fresh process trains again', async () => {
+    assert.ok(VECTOR_TRAINING_ATTEMPTS >= 2);
+    const r = rng(11);
+    const rows = Array.from({ length: VECTOR_INDEX_MIN_ROWS }, () => unit(Float32Array.from({ length: 64 }, () => r() - 0.5)));
+    await fill(64, rows.length, (i) => rows[i], { vectorIndex: false });
+    assert.equal(await store.buildVectorIndexIfDue({ trainings: 1 }), true);
+    let info = store.vectorIndexInfo()!;
+    assert.equal(info.mode, 'exact', JSON.stringify(info));
+    assert.equal(info.attempts, 1, 'one training in this call');
+    assert.equal(await store.vectorIndexDue(), true, 'trainings left: still due');
+    // The next process continues the count instead of starting over.
+    await store.close();
+    store = await openStore(dir);
+    for (let i = 2; i <= VECTOR_TRAINING_ATTEMPTS; i++) {
+      assert.equal(await store.buildVectorIndexIfDue({ trainings: 1 }), true);
+      info = store.vectorIndexInfo()!;
+      assert.equal(info.attempts, i, JSON.stringify(info));
+    }
+    assert.equal(info.mode, 'exact');
+    assert.equal(await store.vectorIndexDue(), false, 'no trainings left: the decision stands');
+    assert.equal(await store.buildVectorIndexIfDue(), false);
+  });
+
   it('getFilePassages returns document order (L0, then each section followed by its passages)', async () => {
     const l0 = { ...passage('t.md', 0, 'document', 'en', 0), id: 'L0', parentId: null };
     const s1 = { ...passage('t.md', 1, 'section one', 'en', 1), id: 'S1', parentId: 'L0', order: 0 };

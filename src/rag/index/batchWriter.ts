@@ -2,6 +2,7 @@
 // (bounded memory, few commits), one batch after the other. New files are appended, changed files replaced
 // (mergeInsert), statuses upserted, removed files deleted.
 import type { FileRecord, FileUpdate, IndexStore } from '../store/types';
+import { collectGarbageIfGrown } from './garbage';
 
 /** Passages or files buffered before one write. */
 const FLUSH_ROWS = 2000;
@@ -64,6 +65,8 @@ export class BatchWriter {
         this.indexesChecked = true;
         await this.store.ensureIndexes?.({ vector: false });
       }
+      // The batch's vectors, Arrow copies and IPC buffers are garbage now; V8 alone would keep them to the next full GC.
+      collectGarbageIfGrown();
     });
     return this.writing;
   }

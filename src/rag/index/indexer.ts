@@ -286,6 +286,9 @@ async function processFiles(plan: IndexPlan, ctx: FileJobContext, writer: BatchW
     [...plan.add, ...plan.update],
     inFlight,
     async (c) => {
+      // A file heavier than the budget runs alone (runBounded): the idle parser workers' heaps (~80 MB each after a
+      // few files) go back first, so only the one parsing it is alive during the run's largest parse.
+      if (c.entry.size > IN_FLIGHT_BYTES) await ctx.engine.releaseParsers();
       const outcome = await processFile(c, ctx);
       if (outcome.kind === 'unchanged') {
         counts.unchanged++;

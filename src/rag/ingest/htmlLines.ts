@@ -6,23 +6,39 @@ const ALNUM = /[\p{L}\p{N}]/u;
 
 export class HtmlLineLocator {
   private readonly chars: string;
-  private readonly lines: Int32Array;
+  /** The lines of `chars` as runs: chars from runStarts[i] (to the next run) lie on line runLines[i]. */
+  private readonly runStarts: Int32Array;
+  private readonly runLines: Int32Array;
   private cursor = 0;
 
   constructor(source: string, decodeEntity: (entity: string) => string) {
-    let chars = '';
-    const lines: number[] = [];
+    // The letters go into a growing UTF-16 buffer and the lines into runs: a string built one `+=` at a time and a
+    // number per letter took ~140 MB for an 8 MB HTML manual (4 M letters), more than its DOM.
+    let buf = new Uint16Array(Math.min(Math.max(source.length, 16), 1 << 20));
+    let count = 0;
+    const starts: number[] = [];
+    const runLines: number[] = [];
     let line = 1;
     let i = 0;
     const n = source.length;
-    const push = (text: string): void => {
-      for (const ch of text) {
-        if (ALNUM.test(ch)) {
-          chars += ch.toLowerCase();
-          lines.push(line);
+    const add = (lower: string): void => {
+      if (starts.length === 0 || runLines[runLines.length - 1] !== line) {
+        starts.push(count);
+        runLines.push(line);
+      }
+      for (let k = 0; k < lower.length; k++) {
+        if (count === buf.length) {
+          const grown = new Uint16Array(buf.length * 2);
+          grown.set(buf);
+          buf = grown;
         }
+        buf[count++] = lower.charCodeAt(k);
       }
     };
+    const push = (text: string): void => {
+      for (const ch of text) if (ALNUM.test(ch)) add(ch.toLowerCase());
+    };
+    const closing = /<\/(script|style)/gi;
     while (i < n) {
       const ch = source[i];
       if (ch === '\n') {
@@ -33,9 +49,12 @@ export class HtmlLineLocator {
         const lower = source.slice(i, i + 9).toLowerCase();
         if (source.startsWith('<!--', i)) end = indexOrEnd(source, '-->', i + 4) + 3;
         else if (lower.startsWith('<script') || lower.startsWith('<style')) {
-          const tag = lower.startsWith('<script') ? '</script' : '</style';
-          end = indexOrEnd(source.toLowerCase(), tag, i);
-          end = indexOrEnd(source, '>', end) + 1;
+          // The matching closing tag, found case-insensitively without a lower-cased copy of the whole source.
+          const tag = lower.startsWith('<script') ? 'script' : 'style';
+          closing.lastIndex = i;
+          let m: RegExpExecArray | null;
+          while ((m = closing.exec(source)) && m[1].toLowerCase() !== tag);
+          end = indexOrEnd(source, '>', m ? m.index : n) + 1;
         } else end = indexOrEnd(source, '>', i) + 1;
         for (let k = i; k < Math.min(end, n); k++) if (source[k] === '\n') line++;
         i = end;
@@ -48,18 +67,29 @@ export class HtmlLineLocator {
           i++;
         }
       } else {
-        if (ALNUM.test(ch)) {
-          chars += ch.toLowerCase();
-          lines.push(line);
-        } else if (ch >= '\uD800' && ch <= '\uDBFF') {
+        if (ALNUM.test(ch)) add(ch.toLowerCase());
+        else if (ch >= '\uD800' && ch <= '\uDBFF') {
           push(source.slice(i, i + 2));
           i++;
         }
         i++;
       }
     }
-    this.chars = chars;
-    this.lines = Int32Array.from(lines);
+    this.chars = Buffer.from(buf.buffer, buf.byteOffset, count * 2).toString('utf16le');
+    this.runStarts = Int32Array.from(starts);
+    this.runLines = Int32Array.from(runLines);
+  }
+
+  /** The line of chars[k]: the run that starts last at or before k. */
+  private lineAt(k: number): number {
+    let lo = 0;
+    let hi = this.runStarts.length - 1;
+    while (lo < hi) {
+      const mid = (lo + hi + 1) >> 1;
+      if (this.runStarts[mid] <= k) lo = mid;
+      else hi = mid - 1;
+    }
+    return this.runLines[lo];
   }
 
   /** Line range of a block's text, or null when it cannot be found in order. */
@@ -74,7 +104,7 @@ export class HtmlLineLocator {
     // Require the whole block to sit in a plausible span (not a far-away repeat of its last words).
     if (e < 0 || e + last.length - s > squeezed.length * 3 + 200) return null;
     this.cursor = e + last.length;
-    return { startLine: this.lines[s], endLine: this.lines[e + last.length - 1] };
+    return { startLine: this.lineAt(s), endLine: this.lineAt(e + last.length - 1) };
   }
 }
 

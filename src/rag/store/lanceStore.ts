@@ -88,6 +88,11 @@ const IN_CHUNK = 500;
 /** Rows rewritten per commit when only their keyword parts change (`rewriteKeywordParts`): ~16 MB of vectors. */
 const REWRITE_ROWS = 4000;
 /**
+ * Most passages one append converts and hands to LanceDB at once (its Arrow copy and IPC buffer: ~4 KB each per
+ * 1,024-dim row). A run's batches are about this size; only a larger file's rows are split into several commits.
+ */
+export const APPEND_ROWS = 2048;
+/**
  * A LanceDB keyword (FTS) index is a snapshot: rows written after it are searched flat, with term statistics taken from
  * the index alone. When the rows it covers are replaced (a full run, a re-split, a vector fill) its coverage falls, and
  * near zero coverage BM25 ranks badly: a search during a full rebuild lost the best file entirely (eval workspace; test
@@ -99,6 +104,11 @@ const REWRITE_ROWS = 4000;
  */
 const KEYWORD_INDEX_MIN_COVERAGE = 0.25;
 const KEYWORD_FOLD_MIN_ROWS = 1000;
+
+/** Trainings still allowed after a recorded build whose check failed (files of older versions: none). */
+function trainingsLeft(info: VectorIndexInfo): number {
+  return Math.max(0, VECTOR_TRAINING_ATTEMPTS - (info.attempts ?? VECTOR_TRAINING_ATTEMPTS));
+}
 
 /** vector-index.json: the build-time decision and the recall measurement behind it. */
 export interface VectorIndexInfo {
@@ -121,13 +131,22 @@ export interface VectorIndexInfo {
 export interface OpenStoreOptions {
   /** See LanceDB's readConsistencyInterval; 0 (default) = every read sees the latest commit of any process. */
   readConsistencyInterval?: number;
+  /**
+   * Bytes LanceDB may keep of the indexes it read (its default: 6 GB, i.e. everything). A vector search reads each
+   * probed IVF partition whole; the recall check's searches touch most of them (BENCHMARKS.md, w15m).
+   */
+  indexCacheBytes?: number;
 }
 
 /** Opens (or creates) the store in `dir` (made absolute: LanceDB reads some relative paths as cloud URIs). */
 export async function openStore(dir: string, options: OpenStoreOptions = {}): Promise<LanceStore> {
   const abs = path.resolve(dir);
   fs.mkdirSync(abs, { recursive: true });
-  const db = await lancedb.connect(abs, { readConsistencyInterval: options.readConsistencyInterval ?? 0 });
+  const readConsistencyInterval = options.readConsistencyInterval ?? 0;
+  // A Session is honoured only in the options-object form of connect() (a third argument is ignored).
+  const db = options.indexCacheBytes
+    ? await lancedb.connect({ uri: abs, readConsistencyInterval, session: new lancedb.Session(BigInt(options.indexCacheBytes)) })
+    : await lancedb.connect(abs, { readConsistencyInterval });
   const store = new LanceStore(abs, db);
   await store.init();
   return store;
@@ -317,8 +336,11 @@ export class LanceStore implements IndexStore {
     const table = this.passagesTable();
     const dim = this.requireMeta().embedder.dimension;
     const rows = updateRows(updates, dim);
-    if (rows.length > 0) {
-      const data = arrowRows(passagesSchema(dim), rows);
+    const schema = passagesSchema(dim);
+    // In slices: each slice's Arrow copy and IPC buffer are garbage before the next is built, so a file with 11k
+    // passages (an 8 MB HTML manual) no longer holds three copies of all its vectors at once (BENCHMARKS.md, w15m).
+    for (let i = 0; i < rows.length; i += APPEND_ROWS) {
+      const data = arrowRows(schema, rows.slice(i, i + APPEND_ROWS));
       await withCommitRetry(() => table.add(data));
     }
     await this.links.replace(updates.map((u) => ({ path: u.record.path, fileHash: u.record.hash, rows: u.links ?? [] })), true);
@@ -617,7 +639,7 @@ export class LanceStore implements IndexStore {
    * Creates the full-text (fts_en, fts_de), scalar (path, id) and — above VECTOR_INDEX_MIN_ROWS — vector indexes that are
    * missing. Without an FTS index a keyword search finds nothing, so the indexer calls this after its first write.
    */
-  async ensureIndexes(o: { vector?: boolean } = {}): Promise<boolean> {
+  async ensureIndexes(o: { vector?: boolean; trainings?: number } = {}): Promise<boolean> {
     const table = this.passages;
     if (!table) return false;
     const rows = await table.countRows();
@@ -628,7 +650,7 @@ export class LanceStore implements IndexStore {
     if (!have.has('path')) await table.createIndex('path', { config: Index.btree(), replace: true });
     if (!have.has('id')) await table.createIndex('id', { config: Index.btree(), replace: true });
     if (o.vector === false || !(await this.vectorIndexDueOn(table, rows, have))) return false;
-    await this.buildVectorIndex(table, rows);
+    await this.buildVectorIndex(table, rows, o.trainings);
     return true;
   }
 
@@ -644,7 +666,9 @@ export class LanceStore implements IndexStore {
     if (rows < VECTOR_INDEX_MIN_ROWS) return false;
     const built = this.vectorIndexInfo();
     const stale = built !== null && rows > 2 * built.rows; // grown a lot since training: retrain (or re-check) the partitions
-    const missing = built === null || (built.mode === 'ivf' && !have.has('vector'));
+    // A check that failed with trainings left (one training per process: buildVectorIndexIfDue) is tried again.
+    const retry = built !== null && built.mode === 'exact' && built.rows === rows && trainingsLeft(built) > 0;
+    const missing = built === null || (built.mode === 'ivf' && !have.has('vector')) || retry;
     if (!missing && !stale) return false;
     // Never trained on placeholder vectors: the index is built once every vector is filled (the fill ends with optimize).
     return !(await hasPendingColumn(table)) || (await table.countRows('vectorPending = true')) === 0;
@@ -656,8 +680,11 @@ export class LanceStore implements IndexStore {
    * the probe shares of VECTOR_PROBE_SHARES. The smallest share that reaches VECTOR_MIN_RECALL is kept; when none does,
    * the index is dropped and vector search stays exact. The measurement is recorded in vector-index.json.
    */
-  private async buildVectorIndex(table: Table, rows: number): Promise<VectorIndexInfo> {
+  private async buildVectorIndex(table: Table, rows: number, trainings = VECTOR_TRAINING_ATTEMPTS): Promise<VectorIndexInfo> {
     const start = Date.now();
+    // Trainings an earlier process did on this same table whose check failed count towards VECTOR_TRAINING_ATTEMPTS.
+    const before = this.vectorIndexInfo();
+    const done = before && before.mode === 'exact' && before.rows === rows ? VECTOR_TRAINING_ATTEMPTS - trainingsLeft(before) : 0;
     const partitions = Math.max(2, Math.round(Math.sqrt(rows) / 4));
     const step = Math.max(1, Math.floor(rows / VECTOR_RECALL_SAMPLE));
     const offsets = Array.from({ length: Math.min(VECTOR_RECALL_SAMPLE, rows) }, (_, i) => Math.min(rows - 1, i * step + (step >> 1)));
@@ -672,8 +699,8 @@ export class LanceStore implements IndexStore {
     let trainMs = 0;
     let recall: Record<string, number> = {};
     let chosen: number | null = null;
-    let attempts = 0;
-    while (chosen === null && attempts < VECTOR_TRAINING_ATTEMPTS) {
+    let attempts = done;
+    while (chosen === null && attempts < VECTOR_TRAINING_ATTEMPTS && attempts - done < trainings) {
       attempts++;
       const trainStart = Date.now();
       await table.createIndex('vector', { config: Index.ivfFlat({ distanceType: 'cosine', numPartitions: partitions }), replace: true });
@@ -719,8 +746,8 @@ export class LanceStore implements IndexStore {
    * compaction: the separate step after a run whose optimize left it out (`vectorIndex: false`). Until then vector search
    * is exact (or uses the older index, which LanceDB completes with a flat scan of the rows it does not cover).
    */
-  async buildVectorIndexIfDue(): Promise<boolean> {
-    return this.ensureIndexes({ vector: true });
+  async buildVectorIndexIfDue(o: { trainings?: number } = {}): Promise<boolean> {
+    return this.ensureIndexes({ vector: true, trainings: o.trainings });
   }
 
   /** What the last vector-index build decided (null: never built, e.g. below VECTOR_INDEX_MIN_ROWS). */

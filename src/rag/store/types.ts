@@ -135,8 +135,12 @@ export interface IndexStore {
   addNewFiles?(updates: FileUpdate[]): Promise<void>;
   /** Creates missing keyword/scalar/vector indexes now (called after a new index's first write, so it answers at once). */
   ensureIndexes?(o?: { /** false: keyword and scalar indexes only (the vector index is a later step). */ vector?: boolean }): Promise<unknown>;
-  /** Trains the vector index if it is missing or stale (the step after a run that left it out); true when it trained. */
-  buildVectorIndexIfDue?(): Promise<boolean>;
+  /**
+   * Trains the vector index if it is missing or stale (the step after a run that left it out); true when it trained.
+   * `trainings`: at most this many trainings now (default: all that are left); a failed recall check with trainings left
+   * keeps the index due, so a fresh process can train again.
+   */
+  buildVectorIndexIfDue?(o?: { trainings?: number }): Promise<boolean>;
   /** Whether buildVectorIndexIfDue() would train now (cheap: counts and the recorded build). */
   vectorIndexDue?(): Promise<boolean>;
   /** Passages waiting for their vector (at most `limit`); without it every write carries its vectors. */

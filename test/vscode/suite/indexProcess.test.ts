@@ -53,7 +53,7 @@ describe('indexing process', () => {
     const a = await api();
     await a.host.idle();
     const storeDir = a.host.storeDirFor(folder());
-    let seen: { child?: number; lock?: number; hits?: string[]; busy?: boolean } | undefined;
+    let seen: { child?: number; lock?: number; hits?: string[]; busy?: boolean; cmdline?: string[] } | undefined;
     let checking: Promise<void> | undefined;
     const result = await a.host.index(folder(), {
       full: true,
@@ -65,7 +65,8 @@ describe('indexing process', () => {
         checking = (async () => {
           try {
             const { hits } = await a.service.search('Resturlaub', { k: 5 });
-            seen = { child, lock: lockHolder(storeDir), hits: hits.map((h) => h.hit.passage.path), busy: a.host.busy() };
+            const cmdline = readFileSync(`/proc/${child}/cmdline`, 'utf8').split('\0');
+            seen = { child, lock: lockHolder(storeDir), hits: hits.map((h) => h.hit.passage.path), busy: a.host.busy(), cmdline };
           } finally {
             process.kill(child, 'SIGCONT');
           }
@@ -76,6 +77,8 @@ describe('indexing process', () => {
     assert.ok(seen, 'the run reported progress');
     assert.ok(seen.child && seen.child !== process.pid, `the index job ran in pid ${seen.child}, not in the extension host (${process.pid})`);
     assert.equal(seen.lock, seen.child, 'the child holds the writer lock during the job');
+    // The indexing process runs with the indexing node flags (small V8 semi-spaces), not the extension host's.
+    assert.ok(seen.cmdline?.includes('--max-semi-space-size=2'), `indexing process command line: ${seen.cmdline?.join(' ')}`);
     assert.ok(seen.busy, 'the job was still going on while the search answered');
     assert.ok(seen.hits?.includes('docs/urlaub.md'), `search answered during the job: ${seen.hits?.join(', ')}`);
     assert.deepEqual(result.errors, []);
