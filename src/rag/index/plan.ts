@@ -91,10 +91,13 @@ export function pipelineFingerprint(chunk: ChunkConfig): string {
 }
 
 /** sha256 hex of a file's bytes (read at once when small, streamed when large). */
+/** The content hash of a file's bytes (the parser workers hash what they read with it too). */
+export function sha256(bytes: Buffer): string {
+  return createHash('sha256').update(bytes).digest('hex');
+}
+
 export async function hashFile(abs: string, size?: number): Promise<string> {
-  if (size !== undefined && size <= 8 << 20) {
-    return createHash('sha256').update(await fs.promises.readFile(abs)).digest('hex');
-  }
+  if (size !== undefined && size <= 8 << 20) return sha256(await fs.promises.readFile(abs));
   return new Promise((resolve, reject) => {
     const h = createHash('sha256');
     const s = fs.createReadStream(abs, { highWaterMark: 1 << 20 });

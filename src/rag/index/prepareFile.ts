@@ -3,7 +3,6 @@
 // for the run's vocabulary and, with the builtin embedder, embed the passages whose embedding text is final already.
 // This is the CPU-bound part of a file's indexing; in the workers it runs beside the main thread's writes. German
 // passages are embedded by the main thread: their text gets compound parts from the run's vocabulary first.
-import { createHash } from 'crypto';
 import * as path from 'path';
 import { chunkDocument } from '../chunk';
 import type { ChunkConfig } from '../config';
@@ -11,6 +10,7 @@ import { embedBuiltin } from '../embed';
 import { extractLinks, linkSource } from '../links';
 import { fileWordCounts } from '../store/vocabulary';
 import { embeddingText } from '../text/compounds';
+import { sha256 } from './plan';
 import { LoadError, type IndexedPassage, type LinkRow, type LoadFailureKind, type ParsedDocument } from '../types';
 
 export interface PrepareSpec {
@@ -37,10 +37,6 @@ export type PreparedFile =
       vectors?: Float32Array;
       unembedded?: number[];
     };
-
-export function sha256(bytes: Buffer): string {
-  return createHash('sha256').update(bytes).digest('hex');
-}
 
 export async function prepareFile(spec: PrepareSpec, bytes: Buffer, parse: () => Promise<ParsedDocument>): Promise<{ result: PreparedFile; transfer?: ArrayBuffer[] }> {
   const hash = sha256(bytes);

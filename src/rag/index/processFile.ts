@@ -46,10 +46,10 @@ export async function processFile(c: Candidate, ctx: FileJobContext): Promise<Fi
   const base = { path: entry.path, size: entry.size, mtimeMs: entry.mtimeMs, pipelineKey: keys.full, indexedAt: Date.now() };
   const reusable = previous && !ctx.full && previous.pipelineKey === expectedKey(previous, keys.full, limits);
   const tooLarge = entry.size > config.ingest.maxFileSizeMB * 1024 * 1024;
-  if (tooLarge) {
-    // Not read at all: the pool refuses it by size, and size + mtime stand in for the content hash.
-    const hash = `size:${entry.size}:${entry.mtimeMs}`;
-    if (reusable && previous.hash === hash) return { kind: 'unchanged', record: { ...previous, size: entry.size, mtimeMs: entry.mtimeMs } };
+  // A file over the size limit is not read at all (the pool refuses it): size + mtime stand in for its content hash.
+  const sizeHash = tooLarge ? `size:${entry.size}:${entry.mtimeMs}` : undefined;
+  if (reusable && sizeHash !== undefined && previous.hash === sizeHash) {
+    return { kind: 'unchanged', record: { ...previous, size: entry.size, mtimeMs: entry.mtimeMs } };
   }
   // Builtin vectors are computed in the worker unless the text changes afterwards (enrichment) or they are filled later.
   const builtinInWorker = embedder.id === 'builtin' && !embedder.deferVectors && !keys.enrich;
@@ -74,7 +74,7 @@ export async function processFile(c: Candidate, ctx: FileJobContext): Promise<Fi
     // The pool refused the file or its worker died (deadline, crash, memory): the worker's hash never came back.
     let hash: string;
     try {
-      hash = tooLarge ? `size:${entry.size}:${entry.mtimeMs}` : await hashFile(entry.abs, entry.size);
+      hash = sizeHash ?? (await hashFile(entry.abs, entry.size));
     } catch (readErr) {
       // Vanished or unreadable since the walk.
       if (previous) await ctx.vocabulary.forget(entry.path);
