@@ -4,6 +4,7 @@
 // lines) and starts the next one only after a backoff when children keep dying young. Neutral: no `vscode`.
 import { fork, type ChildProcess, type Serializable } from 'node:child_process';
 import { INDEXING_MALLOC_ENV } from '../indexProcess/protocol';
+import { lanceTempDir } from '../rag/store/lanceTemp';
 
 export interface SupervisorLog {
   info(message: string): void;
@@ -18,6 +19,8 @@ export interface SupervisorOptions<FromChild> {
   serialization?: 'json' | 'advanced';
   /** Node options of the child (default: the parent's). */
   execArgv?: string[];
+  /** The child builds LanceDB indexes: it gets a temp directory of its own, deleted when it exits (lanceTemp.ts). */
+  privateTemp?: boolean;
   /** Backoff before the next child after a death: starts at `minMs`, doubles to `maxMs`. */
   backoff: {
     minMs: number;
@@ -78,14 +81,17 @@ export class Supervisor<ToChild extends Serializable, FromChild extends { type: 
 
   private spawn(): Promise<ChildProcess> {
     this.stderr = [];
+    const env = { ...INDEXING_MALLOC_ENV, ...process.env, ELECTRON_RUN_AS_NODE: '1' };
+    const temp = this.o.privateTemp ? lanceTempDir(env) : undefined;
     const child = fork(this.o.workerPath, [], {
       stdio: ['ignore', 'pipe', 'pipe', 'ipc'],
       serialization: this.o.serialization ?? 'json',
       ...(this.o.execArgv ? { execArgv: this.o.execArgv } : {}),
       // In VS Code's Electron the executable is Electron itself: run it as plain Node. The malloc settings bound what
       // freed memory the process keeps (see INDEXING_MALLOC_ENV); the user's own settings win.
-      env: { ...INDEXING_MALLOC_ENV, ...process.env, ELECTRON_RUN_AS_NODE: '1' },
+      env: temp?.env ?? env,
     });
+    if (temp) child.once('exit', () => temp.dispose());
     this.child = child;
     this.startedAt = Date.now();
     child.stdout?.on('data', (d: Buffer) => this.o.log.info(`${this.o.name}: ${d.toString().trimEnd()}`));

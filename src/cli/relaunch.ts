@@ -7,6 +7,7 @@
 import { spawn } from 'node:child_process';
 import * as os from 'node:os';
 import { INDEXING_MALLOC_ENV, withIndexingFlags } from '../indexProcess/protocol';
+import { lanceTempDir } from '../rag/store/lanceTemp';
 
 const MARK = 'DOCS_RAG_RELAUNCHED';
 
@@ -20,14 +21,18 @@ export function relaunchWithFewArenas(): Promise<number> | undefined {
   }
   if (process.platform !== 'linux' || process.env.MALLOC_ARENA_MAX) return undefined;
   return new Promise((resolve) => {
+    // LanceDB's spill files go to a temp directory of the child's own, deleted when it exits (lanceTemp.ts).
+    const temp = lanceTempDir({ ...INDEXING_MALLOC_ENV, ...process.env, [MARK]: '1' });
     const child = spawn(process.execPath, [...withIndexingFlags(process.execArgv), ...process.argv.slice(1)], {
       stdio: ['inherit', 'inherit', 'inherit', 'ipc'],
-      env: { ...INDEXING_MALLOC_ENV, ...process.env, [MARK]: '1' },
+      env: temp.env,
     });
+    child.once('exit', () => temp.dispose());
     // Ctrl+C reaches the child directly (same process group); forwarding it too would count as a second Ctrl+C.
     process.on('SIGINT', () => undefined);
     for (const s of ['SIGTERM', 'SIGHUP'] as const) process.on(s, () => child.kill(s));
     child.on('error', (err) => {
+      temp.dispose();
       process.stderr.write(`docs-rag: could not start the indexing process (${err.message})\n`);
       resolve(1);
     });

@@ -37,6 +37,7 @@ export class IndexProcess implements vscode.Disposable {
       workerPath,
       // The indexing process's node flags (small V8 semi-spaces, as `docs-rag index` has them), not the host's own.
       execArgv: withIndexingFlags([]),
+      privateTemp: true,
       log,
       backoff: { minMs: 1000, maxMs: 30_000, stableMs: 60_000 },
       onMessage: (m) => this.onMessage(m),

@@ -61,8 +61,15 @@ describe('vector-index step in a child process (docs-rag index --vector-index-st
     } finally {
       release();
     }
-    const first = await spawnVectorIndexStep(args(), { ...process.env, LANCEDB_LOG: 'error' });
+    // LanceDB spills the training into the temp directory and leaves it there: the child gets one of its own, deleted
+    // when it exits, so the temp directory the caller gave is empty again (an orphan of a dead parent is swept too).
+    const temp = path.join(tmp, 'temp');
+    fs.mkdirSync(path.join(temp, 'docs-rag-lance-999999999-x'), { recursive: true });
+    fs.writeFileSync(path.join(temp, 'docs-rag-lance-999999999-x', 'ivf_0.spill'), 'left by a killed run');
+    fs.writeFileSync(path.join(temp, 'unrelated'), 'kept');
+    const first = await spawnVectorIndexStep(args(), { ...process.env, LANCEDB_LOG: 'error', TMPDIR: temp, TMP: temp, TEMP: temp });
     assert.equal(first.trained, true);
+    assert.deepEqual(fs.readdirSync(temp), ['unrelated']);
     const store = await openStore(dir);
     try {
       assert.equal(store.vectorIndexInfo()?.rows, VECTOR_INDEX_MIN_ROWS);

@@ -5,6 +5,7 @@
 // process trains the index under the writer lock. If it dies, nothing is lost: the next optimize trains it again.
 import { spawn } from 'node:child_process';
 import { VECTOR_TRAINING_ATTEMPTS, openStore } from '../store';
+import { lanceTempDir } from '../store/lanceTemp';
 import { tryAcquireWriterLock } from './writerLock';
 
 export interface VectorIndexStepResult {
@@ -67,14 +68,20 @@ export async function spawnVectorIndexStep(args: string[], env: NodeJS.ProcessEn
 
 function spawnOnce(args: string[], env: NodeJS.ProcessEnv, signal?: AbortSignal): Promise<VectorIndexStepResult> {
   return new Promise((resolve, reject) => {
-    // `signal` stops the child (its index commit is atomic: the next run trains the index again).
-    const child = spawn(process.execPath, args, { stdio: ['ignore', 'pipe', 'pipe'], env, signal, killSignal: 'SIGKILL' });
+    // `signal` stops the child (its index commit is atomic: the next run trains the index again). The training's spill
+    // files go to a temp directory of the child's own, deleted when it exits (lanceTemp.ts).
+    const temp = lanceTempDir(env);
+    const child = spawn(process.execPath, args, { stdio: ['ignore', 'pipe', 'pipe'], env: temp.env, signal, killSignal: 'SIGKILL' });
     let out = '';
     let err = '';
     child.stdout.setEncoding('utf8').on('data', (d: string) => (out += d));
     child.stderr.setEncoding('utf8').on('data', (d: string) => (err = (err + d).slice(-4000)));
-    child.on('error', reject);
+    child.on('error', (err) => {
+      temp.dispose();
+      reject(err);
+    });
     child.on('close', (code, signal) => {
+      temp.dispose();
       const line = out.split('\n').find((l) => l.startsWith(VECTOR_STEP_MARK));
       if (code === 0 && line) {
         resolve(JSON.parse(line.slice(VECTOR_STEP_MARK.length)) as VectorIndexStepResult);

@@ -1,0 +1,57 @@
+// A private temp directory for a process that builds LanceDB indexes. LanceDB (0.37) spills into the system temp
+// directory while it builds an index and leaves the files there: every IVF training a copy of all vectors (~220 MB at
+// 54k passages of the builtin embedder), every full-text build an empty directory. A machine that reindexes filled its
+// /tmp with them (79 GB in a day of this project's test runs; on a tmpfs that is memory). So each process that writes
+// an index is started with TMPDIR (TMP, TEMP on Windows) pointing at a directory of its own, which its parent deletes when
+// it exits; directories of parents that died first are deleted by the next one.
+import * as fs from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
+
+const PREFIX = 'docs-rag-lance-';
+
+export interface LanceTempDir {
+  /** The child's environment: `base` with its temp-directory variables pointing at the private directory. */
+  env: NodeJS.ProcessEnv;
+  /** Deletes the directory and what LanceDB left in it (call when the child has exited; idempotent). */
+  dispose(): void;
+}
+
+/** A new private temp directory under `base`'s temp directory (TMPDIR, else the OS default) for a child process. */
+export function lanceTempDir(base: NodeJS.ProcessEnv = process.env): LanceTempDir {
+  const parent = (process.platform === 'win32' ? base.TEMP ?? base.TMP : base.TMPDIR) || os.tmpdir();
+  sweepOrphans(parent);
+  const dir = fs.mkdtempSync(path.join(parent, `${PREFIX}${process.pid}-`));
+  return {
+    env: { ...base, TMPDIR: dir, TMP: dir, TEMP: dir },
+    dispose: () => fs.rmSync(dir, { recursive: true, force: true }),
+  };
+}
+
+/** Deletes the private directories whose parent process is gone (killed before it could delete them). */
+function sweepOrphans(parent: string): void {
+  let names: string[];
+  try {
+    names = fs.readdirSync(parent);
+  } catch {
+    return;
+  }
+  for (const name of names) {
+    const pid = Number(/^docs-rag-lance-(\d+)-/.exec(name)?.[1]);
+    if (!pid || alive(pid)) continue;
+    try {
+      fs.rmSync(path.join(parent, name), { recursive: true, force: true });
+    } catch {
+      // Another user's, or busy: left alone.
+    }
+  }
+}
+
+function alive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (err) {
+    return (err as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}
