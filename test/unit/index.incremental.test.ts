@@ -63,6 +63,25 @@ describe('indexer: incremental runs equal a clean build', function () {
     assert.equal((await coverage()).unindexed, 0);
   });
 
+  it('a first build that appended most rows after its first batch is searchable before its compaction', async () => {
+    // 450 small files: the first batch (200 files) gets the indexes, the other 250 are appended outside them.
+    const many = fs.mkdtempSync(path.join(os.tmpdir(), 'docs-rag-many-'));
+    const e = await openEngine({ folder: many });
+    try {
+      for (let i = 0; i < 450; i++) fs.writeFileSync(path.join(many, `note-${i}.md`), `# Note ${i}\n\nShipping note ${i} about crate ${i % 17}.\n`);
+      fs.appendFileSync(path.join(many, 'note-321.md'), '\nThe walrus signs the manifest.\n');
+      const r = await indexFolder(e);
+      assert.equal(r.files, 450);
+      assert.ok(r.timings?.compact !== undefined, `the compaction ran after the indexes were built: ${JSON.stringify(r.timings)}`);
+      assert.ok(r.searchableMs !== undefined && r.searchableMs < r.ms, `searchable at ${r.searchableMs} ms of ${r.ms}`);
+      assert.equal((await e.store.keywordIndexCoverage!())!.unindexed, 0);
+      assert.equal((await e.store.fullTextSearch('walrus manifest', { k: 1 }))[0]?.passage.path, 'note-321.md');
+    } finally {
+      await e.close();
+      fs.rmSync(many, { recursive: true, force: true });
+    }
+  });
+
   it('indexes every document once, then skips unchanged files (size/mtime, then content hash)', async () => {
     const phases = new Set<IndexProgress['phase']>();
     const first = await indexFolder(engine, { onProgress: (p) => phases.add(p.phase) });

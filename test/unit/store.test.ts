@@ -131,6 +131,35 @@ describe('LanceStore (real LanceDB in a temp dir)', () => {
     assert.match(hits[0].passage.text, /^new passage 42 .*zebra/);
   });
 
+  it('indexForSearch builds the indexes anew over appended fragments (compaction left due), and folds a few new rows', async () => {
+    // A first run: the indexes are made after its first batch, then most rows are appended outside them.
+    await store.addNewFiles([{ record: record('f0.md', 1), passages: [passage('f0.md', 0, 'first batch row')], vectors: [vec(0)] }]);
+    await store.ensureIndexes({ vector: false });
+    for (let f = 1; f <= 6; f++) {
+      const ps = Array.from({ length: 20 }, (_, i) => passage(`f${f}.md`, i, `row ${i} of file ${f}${f === 4 && i === 7 ? ' mentions a walrus' : ''}`));
+      await store.addNewFiles([{ record: record(`f${f}.md`, ps.length), passages: ps, vectors: ps.map((_, i) => vec(i)) }]);
+    }
+    const table = (store as unknown as { passages: { stats(): Promise<{ fragmentStats: { numFragments: number } }> } }).passages;
+    const fragments = (await table.stats()).fragmentStats.numFragments;
+    assert.ok(fragments >= 7);
+    assert.ok((await store.keywordIndexCoverage())!.share < 0.1);
+
+    assert.equal(await store.indexForSearch(), true, 'compaction is due after a rebuild');
+    assert.deepEqual(await store.keywordIndexCoverage(), { indexed: 121, unindexed: 0, share: 1 });
+    assert.equal((await table.stats()).fragmentStats.numFragments, fragments, 'no compaction before the passages are searchable');
+    const hits = await store.fullTextSearch('walrus', { k: 3, lang: 'en' });
+    assert.equal(hits[0]?.passage.path, 'f4.md');
+    assert.deepEqual((await store.indexNames()).sort(), ['fts_de_idx', 'fts_en_idx', 'id_idx', 'path_idx']);
+
+    // The later optimize compacts; a few rows written after that are folded in by optimize itself.
+    await store.optimize({ vectorIndex: false });
+    assert.ok((await table.stats()).fragmentStats.numFragments < fragments);
+    await store.addNewFiles([{ record: record('g.md', 1), passages: [passage('g.md', 0, 'a late narwhal')], vectors: [vec(9)] }]);
+    assert.equal(await store.indexForSearch(), false, 'nothing left due after a fold');
+    assert.deepEqual(await store.keywordIndexCoverage(), { indexed: 122, unindexed: 0, share: 1 });
+    assert.equal((await store.fullTextSearch('narwhal', { k: 3, lang: 'en' }))[0]?.passage.path, 'g.md');
+  });
+
   it('vector search returns cosine similarity, filters by level and path, and loads vectors on request', async () => {
     const ps = [passage('a.md', 0, 'doc', 'en', 0), passage('a.md', 1, 'one'), passage('a.md', 2, 'two')];
     await store.replaceFile(record('a.md', 3), ps, [vec(0), vec(1), vec(2)]);

@@ -96,13 +96,18 @@ export interface IndexOptions {
 export async function indexFolder(engine: Engine, o: IndexOptions = {}): Promise<IndexRunResult> {
   const started = Date.now();
   const progress = new RunProgress(o.onProgress);
-  const result = await writeText(engine, o, progress);
+  // When every written passage became searchable (by keyword; by vector too unless vectors are filled afterwards): before
+  // the end of the text step when the compaction of a large run follows it.
+  const searchable: { at?: number } = {};
+  const result = await writeText(engine, o, progress, searchable);
   const mode = o.optimize ?? (o.paths ? 'debounced' : 'now');
   if (result.cancelled) return finish(result, progress);
-  if (!engine.store.vectorCounts) return finish(await vectorIndexStep(engine, o, mode, result, started, progress), progress);
-  result.keywordReadyMs = result.ms;
+  if (!engine.store.vectorCounts) return finish(await vectorIndexStep(engine, o, mode, result, started, progress, searchable.at), progress);
+  result.keywordReadyMs = searchable.at !== undefined ? searchable.at - started : result.ms;
   const before = await engine.store.vectorCounts();
   if (before.filled < before.total) {
+    // Searchable once the vectors are filled.
+    searchable.at = undefined;
     const fill = await fillPendingVectors(engine, {
       signal: o.signal,
       optimize: mode !== 'never',
@@ -123,7 +128,7 @@ export async function indexFolder(engine: Engine, o: IndexOptions = {}): Promise
   }
   result.vectors = await engine.store.vectorCounts();
   if (result.cancelled) return finish(result, progress);
-  return finish(await vectorIndexStep(engine, o, mode, result, started, progress), progress);
+  return finish(await vectorIndexStep(engine, o, mode, result, started, progress, searchable.at), progress);
 }
 
 /**
@@ -137,9 +142,10 @@ async function vectorIndexStep(
   result: IndexRunResult,
   started: number,
   progress: RunProgress,
+  searchableAt?: number,
 ): Promise<IndexRunResult> {
-  result.searchableMs = Date.now() - started;
-  result.ms = result.searchableMs;
+  result.ms = Date.now() - started;
+  result.searchableMs = (searchableAt ?? Date.now()) - started;
   if (mode === 'never') return result;
   if (o.vectorIndex === 'caller') {
     const due = engine.store.vectorIndexDue ? await engine.store.vectorIndexDue() : true;
@@ -169,7 +175,7 @@ function finish(result: IndexRunResult, progress: RunProgress): IndexRunResult {
 }
 
 /** The run up to the written text (and, with an inline embedder, the vectors), under the writer lock. */
-function writeText(engine: Engine, o: IndexOptions, progress: RunProgress): Promise<IndexRunResult> {
+function writeText(engine: Engine, o: IndexOptions, progress: RunProgress, searchable: { at?: number }): Promise<IndexRunResult> {
   return engine.queue.run(async () => {
     const started = Date.now();
     let release: () => void;
@@ -181,7 +187,7 @@ function writeText(engine: Engine, o: IndexOptions, progress: RunProgress): Prom
       throw err;
     }
     try {
-      return await runIndex(engine, o, progress);
+      return await runIndex(engine, o, progress, searchable);
     } finally {
       release();
     }
@@ -204,7 +210,7 @@ async function cancelledBeforeStart(engine: Engine, started: number): Promise<In
   };
 }
 
-async function runIndex(engine: Engine, o: IndexOptions, progress: RunProgress): Promise<IndexRunResult> {
+async function runIndex(engine: Engine, o: IndexOptions, progress: RunProgress, searchable: { at?: number }): Promise<IndexRunResult> {
   const started = Date.now();
   const { store, embedder, config } = engine;
   const signal = o.signal;
@@ -242,21 +248,31 @@ async function runIndex(engine: Engine, o: IndexOptions, progress: RunProgress):
   // A run that changed nothing optimizes only what an earlier run left outside the indexes (a no-op run of 2,000 files
   // spent 2.3 s of its 3.3 s in an optimize with nothing to do).
   const current = !wrote && !recovery.recovered && (await indexesCurrent(store));
+  const deleteUnverified = recovery.recovered;
+  let compactionDue = false;
   if ((mode === 'now' && !current) || recovery.recovered || !(await hasIndexes(store))) {
     progress.report('optimize');
-    // The vector index is the separate step after the run (vectorIndexStep); a debounced optimize includes it.
-    await store.optimize({ deleteUnverified: recovery.recovered, vectorIndex: false });
+    // The keyword and scalar indexes now; the vector index is the separate step after the run (vectorIndexStep), and
+    // the compaction of a large run's fragments comes after its passages are searchable (below).
+    if (store.indexForSearch) compactionDue = await store.indexForSearch({ deleteUnverified });
+    else await store.optimize({ deleteUnverified, vectorIndex: false });
   } else if (mode === 'debounced' && wrote) engine.scheduleOptimize();
   progress.lap('optimize');
 
-  // After optimize: the compound re-split rewrites a few thousand rows of a compacted table whose scalar and keyword
-  // indexes cover the run's rows (on the run's uncompacted fragments the same mergeInsert peaked ~170 MB higher at 10k
-  // files, BENCHMARKS.md); the rows it rewrites are searched flat until the next optimize.
+  // After the indexes: the compound re-split rewrites a few thousand rows of a table whose scalar and keyword indexes
+  // cover the run's rows; the rows it rewrites are searched flat until the next optimize (the compaction below, or later).
   await vocabulary.finish(embedder, files.cancelled, signal);
   progress.lap('vocabulary');
 
   // Cancelled runs are consistent too (only whole files were written); only a killed run leaves the mark.
   await store.markRun(false);
+  // Every passage is searchable now (with a slow embedder: by keyword; by vector once its vector is filled, after this step).
+  searchable.at = Date.now();
+  if (compactionDue) {
+    progress.report('optimize');
+    await store.optimize({ deleteUnverified, vectorIndex: false });
+    progress.lap('compact');
+  }
   // The enrichment cache keeps only what the indexed files use (a cancelled run asked for part of its files' keys only).
   const result = await summarise(engine, started, plan, files, recovery, warnings, { prune: !!keys.enrich && !files.cancelled });
   progress.lap('finish');

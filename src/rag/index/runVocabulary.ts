@@ -7,12 +7,25 @@ import type { IndexStore } from '../store/types';
 import { annotateCompounds, compoundParts } from '../text/compounds';
 import { Vocabulary, fileWordCounts, loadVocabulary, saveVocabulary } from '../store/vocabulary';
 
+/** How much the counts grow before a recounting run's cached splits are made again (0.1 = by 10 %). */
+const SPLIT_CACHE_GROWTH = 0.1;
+
 export class RunVocabulary {
   private readonly loaded: Vocabulary | null;
   private readonly vocab: Vocabulary;
   /** Recount from the table at the end instead of keeping the counts incrementally. */
   private recount: boolean;
   private readonly germanWritten: string[] = [];
+  /**
+   * A run that recounts (and so re-splits at the end with the complete counts) splits each distinct word once per
+   * "generation" of its growing counts: the splits are dropped whenever the counts have grown by SPLIT_CACHE_GROWTH
+   * since they were made. A run that keeps its counts incrementally splits with the current counts for every file.
+   */
+  private splits = new Map<string, string[]>();
+  private occurrences = 0;
+  private splitsFrom = 0;
+  /** German rows the end of the run rewrote with their final compound parts (diagnostics). */
+  rewritten = 0;
 
   /**
    * @param forceRecount a recovered, re-embedded or full run
@@ -34,8 +47,18 @@ export class RunVocabulary {
    * `counts`: their fileWordCounts when already computed (in the parser worker).
    */
   learn(path: string, passages: IndexedPassage[], counts?: Map<string, number>): void {
-    this.vocab.add(counts ?? fileWordCounts(passages));
-    annotateCompounds(passages, this.vocab);
+    const delta = counts ?? fileWordCounts(passages);
+    this.vocab.add(delta);
+    if (!this.recount) {
+      annotateCompounds(passages, this.vocab);
+    } else {
+      for (const n of delta.values()) this.occurrences += n;
+      if (this.occurrences > this.splitsFrom * (1 + SPLIT_CACHE_GROWTH)) {
+        this.splits = new Map();
+        this.splitsFrom = this.occurrences;
+      }
+      annotateCompounds(passages, this.vocab, this.splits);
+    }
     if (passages.some((p) => p.lang === 'de')) this.germanWritten.push(path);
   }
 
@@ -57,7 +80,7 @@ export class RunVocabulary {
       final = new Vocabulary(counts);
       if (store.rewriteKeywordParts && this.germanWritten.length > 0) {
         const cache = new Map<string, string[]>();
-        await store.rewriteKeywordParts(
+        this.rewritten = await store.rewriteKeywordParts(
           this.germanWritten,
           (t) => compoundParts(t, final, cache),
           embedder.id === 'builtin' ? (texts) => embedder.embed(texts, signal) : undefined,

@@ -176,6 +176,12 @@ export interface IndexStore {
   /** Size of the reference graph by kind; null when the store has no links table (built before it existed). */
   linkCounts?(): Promise<LinkCounts | null>;
 
+  /**
+   * Brings every row under the keyword and scalar indexes, the vector index left out: by building them anew when most
+   * rows are outside them, then leaving the compaction to a later optimize() (returns true: optimize is due), or by
+   * optimize() itself (false). Without it the indexer calls optimize().
+   */
+  indexForSearch?(options?: { deleteUnverified?: boolean }): Promise<boolean>;
   /** Folds unindexed rows into the indexes and prunes old versions. Debounced by the caller. */
   optimize(options?: {
     /** Also delete files no version references (after a killed run). */
