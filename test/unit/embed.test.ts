@@ -1,8 +1,9 @@
 // Builtin embedder properties, and the Ollama embedder through the real `ollama` client against the test server.
 import { strict as assert } from 'node:assert';
+import { createHash } from 'node:crypto';
 import * as net from 'node:net';
 import { defaultConfig } from '../../src/rag/config';
-import { BuiltinEmbedder, createEmbedder, embedBuiltin, OllamaEmbedder } from '../../src/rag/embed';
+import { BUILTIN_MODEL, BuiltinEmbedder, createEmbedder, embedBuiltin, OllamaEmbedder } from '../../src/rag/embed';
 import { ModelError } from '../../src/rag/types';
 import { startFakeOllama, type FakeOllama } from '../helpers/ollamaServer';
 
@@ -28,6 +29,28 @@ describe('BuiltinEmbedder', () => {
       assert.ok(a[i].every((x) => Number.isFinite(x)));
     }
     assert.ok(cos(a[0], a[1]) < 0.2);
+  });
+
+  it(`gives exactly the vectors of ${BUILTIN_MODEL} (an index built by an earlier version stays valid; a change must bump the model)`, () => {
+    // Texts of every kind the tokenizer distinguishes: scripts, umlauts and diacritics, astral letters and digits, lone
+    // surrogates, numbers, stop words, over-long words; plus generated texts over a mixed alphabet.
+    const texts = [
+      '', '   ', 'Die Kündigungsfrist für Arbeitnehmer beträgt vier Wochen zum Fünfzehnten oder zum Ende eines Kalendermonats.',
+      'Cargo downloads your Rust package’s dependencies, compiles your packages and uploads them to crates.io.',
+      'Straße, Größe, Ärger, Öl, Übermut — ÄÖÜ ß', 'café naïve façade résumé Ångström Øre ŁÓDŹ', 'Русский текст про договор и отпуск',
+      '中文文本没有空格分词 日本語のテキスト', 'emoji 😀 and math 𝐀𝐁𝐂 letters 𝟘𝟙 digits', 'lone \ud83d high and \udc00 low surrogates',
+      'numbers 12345 3.14 2026-11-26 v1.2.3 0x1F', 'Donaudampfschifffahrtsgesellschaftskapitänswitwenrentenversicherungsbeitragszahlungsverordnung',
+      'der die das und oder aber the a an of to für über können', 'İstanbul ΣΊΣΥΦΟΣ ǅ ﬁle ﬀ', 'snake_case kebab-case CamelCase\ttab\r\nline',
+      '٣٤٥ arabic-indic digits and العربية',
+    ];
+    const alphabet = [...'abcdefghijklmnopqrstuvwxyzäöüßéñ0123456789 .,;-_\n'].concat(['ж', 'ǅ', '😀', '𝐀', '\ud83d', '中']);
+    let seed = 7;
+    const next = () => (seed = (Math.imul(seed, 1103515245) + 12345) >>> 0) / 2 ** 32;
+    for (let t = 0; t < 40; t++) texts.push(Array.from({ length: 50 + t * 40 }, () => alphabet[Math.floor(next() * alphabet.length)]).join(''));
+    const h = createHash('sha256');
+    for (const t of texts) h.update(Buffer.from(embedBuiltin(t, 1024).buffer)).update(Buffer.from(embedBuiltin(t, 384).buffer));
+    assert.equal(BUILTIN_MODEL, 'hash-ngram-v2');
+    assert.equal(h.digest('hex'), '5f9a9f2317786860024a90ad17be8a649468b470352db9dd4147abe8927bf439');
   });
 
   it('puts a German compound query closer to the passage with its parts than to an unrelated one', () => {

@@ -17,6 +17,7 @@ import { ModelError, type Embedder } from '../types';
 import { foldText } from '../text/fold';
 import { FUNCTION_WORDS } from '../text/language';
 import { COMMON_FEATURES_BASE64 } from './commonFeatures';
+import { SpanSet, WordClass, fnv } from '../text/scan';
 
 // Bump the version whenever the features or weights change: an index built with another version is re-embedded.
 export const BUILTIN_MODEL = 'hash-ngram-v2';
@@ -71,10 +72,13 @@ function addFeature(hash: number, weight: number): void {
 const KEEP = new Set(['use', 'used', 'using', 'gilt', 'gelten', 'insbesondere', 'kann', 'können', 'muss', 'müssen', 'darf', 'dürfen', 'soll', 'sollen', 'must', 'may', 'shall']);
 const FOLDED_STOPWORDS = new Set([...FUNCTION_WORDS].filter((w) => !KEEP.has(w)).map(foldText));
 
-const WORD = /[\p{L}\p{N}]+/gu;
 const CH_LT = 60; // '<'
 const CH_GT = 62; // '>'
 const codes = new Uint16Array(64); // '<' + word (≤ 40 chars) + '>'
+
+const STOP_WORDS = new SpanSet(FOLDED_STOPWORDS);
+/** Words are runs of letters and digits, as /[\p{L}\p{N}]+/u finds them. */
+const WORD = new WordClass(/^[\p{L}\p{N}]$/u);
 
 /** Sparse features of one text into the scratch table. */
 function extract(text: string): void {
@@ -85,25 +89,32 @@ function extract(text: string): void {
   }
   touchedCount = 0;
   const folded = foldText(text);
-  WORD.lastIndex = 0;
-  let m: RegExpExecArray | null;
-  while ((m = WORD.exec(folded)) !== null) {
-    const w = m[0];
-    if (w.length > 40 || FOLDED_STOPWORDS.has(w)) continue;
+  const end = folded.length;
+  let i = 0;
+  while (i < end) {
+    if (WORD.at(folded, i) === 0) {
+      i++;
+      continue;
+    }
+    const from = i;
+    i = WORD.wordEnd(folded, from);
+    const length = i - from;
+    if (length > 40) continue;
     // Unigram.
-    let h = 0x811c9dc5 | 0;
-    for (let i = 0; i < w.length; i++) h = Math.imul(h ^ w.charCodeAt(i), 0x01000193);
+    const h = fnv(folded, from, i);
+    if (STOP_WORDS.has(folded, from, i, h)) continue;
     addFeature(fmix(h ^ 0x5bd1e995), UNIGRAM_WEIGHT);
     // Character n-grams of "<w>" (not for numbers or very short words).
-    if (w.length < 3 || (w.charCodeAt(0) >= 48 && w.charCodeAt(0) <= 57)) continue;
+    const first = folded.charCodeAt(from);
+    if (length < 3 || (first >= 48 && first <= 57)) continue;
     codes[0] = CH_LT;
-    for (let i = 0; i < w.length; i++) codes[i + 1] = w.charCodeAt(i);
-    codes[w.length + 1] = CH_GT;
-    const len = w.length + 2;
-    for (let i = 0; i + MIN_N <= len; i++) {
+    for (let k = 0; k < length; k++) codes[k + 1] = folded.charCodeAt(from + k);
+    codes[length + 1] = CH_GT;
+    const len = length + 2;
+    for (let a = 0; a + MIN_N <= len; a++) {
       let g = 0x811c9dc5 | 0;
-      for (let k = 0; k < MAX_N && i + k < len; k++) {
-        g = Math.imul(g ^ codes[i + k], 0x01000193);
+      for (let k = 0; k < MAX_N && a + k < len; k++) {
+        g = Math.imul(g ^ codes[a + k], 0x01000193);
         const n = k + 1;
         if (n >= MIN_N) addFeature(fmix(g + n), GRAM_WEIGHTS[n]);
       }
@@ -162,7 +173,9 @@ export function embedBuiltin(text: string, dimension = BUILTIN_DIMENSION): Float
   for (let t = 0; t < touchedCount; t++) {
     const slot = touched[t];
     const h = keys[slot];
-    const value = weights[slot] * (1 + Math.log(counts[slot])) * commonWeight(h, ck, cv);
+    const c = counts[slot];
+    // 1 + ln(1) is exactly 1: most features occur once, and the logarithm was a third of this loop.
+    const value = weights[slot] * (c === 1 ? 1 : 1 + Math.log(c)) * commonWeight(h, ck, cv);
     const idx = pow2 ? h & mask : (h >>> 0) % dimension;
     v[idx] += h < 0 ? -value : value; // sign from the top bit, independent of the index bits
   }

@@ -3,6 +3,7 @@
 // (umlauts and ß, typical German and English letter sequences) for short texts such as keyword queries.
 // No model, no allocation beyond one lowercase copy and the word list: called per passage and per query.
 import type { Lang } from '../types';
+import { SpanSet, WordClass, fnv } from './scan';
 
 const DE_WORDS = new Set(
   (
@@ -33,6 +34,11 @@ const EN_WORDS = new Set(
 /** German and English function words (used as a stop list by the builtin embedder). */
 export const FUNCTION_WORDS: ReadonlySet<string> = new Set([...DE_WORDS, ...EN_WORDS]);
 
+const DE_SPANS = new SpanSet(DE_WORDS);
+const EN_SPANS = new SpanSet(EN_WORDS);
+const LETTER = new WordClass(/^\p{L}$/u);
+const APOSTROPHE = 39;
+
 const DE_CHARS = /[äöüß]/g;
 const DE_SEQ = /(sch|ch|ung\b|keit|heit|lich|ei|ie|tz|pf|zw|\bge|\bbe|\bver|en\b|z)/g;
 const EN_SEQ = /(th|wh|ing\b|tion|ly\b|ee|oo|ou|ea|ow|aw|y\b|'s\b|ce\b|ph|qu|ed\b|s\b|ive\b|al\b|ity\b|ment|c[aou]|ct)/g;
@@ -46,21 +52,33 @@ export interface LanguageGuess {
 /** Detects German, English or other, with a confidence flag. */
 export function guessLanguage(text: string): LanguageGuess {
   const sample = (text.length > 1500 ? text.slice(0, 1500) : text).toLowerCase();
-  const words = sample.match(/[\p{L}']+/gu);
-  if (!words || words.length === 0) return { lang: 'other', confident: false };
+  // The words are /[\p{L}']+/u's, found by a scan (no array of strings: this runs for every passage).
+  let n = 0;
   let letters = 0;
   let latin = 0;
   let de = 0;
   let en = 0;
-  for (const w of words) {
-    letters += w.length;
-    for (let i = 0; i < w.length; i++) if (w.charCodeAt(i) < 0x250) latin++; // Latin, Latin-1, Latin Extended
-    if (DE_WORDS.has(w)) de++;
-    if (EN_WORDS.has(w)) en++;
+  for (let i = 0; i < sample.length; ) {
+    if (sample.charCodeAt(i) !== APOSTROPHE && LETTER.at(sample, i) === 0) {
+      i++;
+      continue;
+    }
+    const from = i;
+    while (i < sample.length) {
+      const step = sample.charCodeAt(i) === APOSTROPHE ? 1 : LETTER.at(sample, i);
+      if (step === 0) break;
+      i += step;
+    }
+    n++;
+    letters += i - from;
+    for (let k = from; k < i; k++) if (sample.charCodeAt(k) < 0x250) latin++; // Latin, Latin-1, Latin Extended
+    const h = fnv(sample, from, i);
+    if (DE_SPANS.has(sample, from, i, h)) de++;
+    if (EN_SPANS.has(sample, from, i, h)) en++;
   }
+  if (n === 0) return { lang: 'other', confident: false };
   // Mostly non-Latin script (Arabic, CJK, Cyrillic...): other.
   if (latin < letters * 0.6) return { lang: 'other', confident: letters >= 20 };
-  const n = words.length;
   if (n >= 6) {
     const best = Math.max(de, en);
     // Function words make up 30–50 % of running German or English text; far less in other languages.
