@@ -259,15 +259,17 @@ async function runIndex(engine: Engine, o: IndexOptions, progress: RunProgress, 
   } else if (mode === 'debounced' && wrote) engine.scheduleOptimize();
   progress.lap('optimize');
 
-  // After the indexes: the compound re-split rewrites a few thousand rows of a table whose scalar and keyword indexes
-  // cover the run's rows; the rows it rewrites are searched flat until the next optimize (the compaction below, or later).
+  // Every passage is searchable now: written with its vector (a slow embedder's are filled after this text step) and
+  // under the keyword indexes.
+  searchable.at = Date.now();
+
+  // Then what refines a large run without anyone waiting for it: the compound re-split with the complete counts (until
+  // it, German passages are found with the parts split from the counts of their time, as in every incremental run),
+  // whose rows are searched flat until the next optimize (the compaction below, or later); then that compaction.
   await vocabulary.finish(embedder, files.cancelled, signal);
   progress.lap('vocabulary');
-
   // Cancelled runs are consistent too (only whole files were written); only a killed run leaves the mark.
   await store.markRun(false);
-  // Every passage is searchable now (with a slow embedder: by keyword; by vector once its vector is filled, after this step).
-  searchable.at = Date.now();
   if (compactionDue) {
     progress.report('optimize');
     await store.optimize({ deleteUnverified, vectorIndex: false });
