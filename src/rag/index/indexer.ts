@@ -270,6 +270,9 @@ async function runIndex(engine: Engine, o: IndexOptions, progress: RunProgress, 
   progress.lap('vocabulary');
   // Cancelled runs are consistent too (only whole files were written); only a killed run leaves the mark.
   await store.markRun(false);
+  // The rows the re-split rewrote go into the indexes with it (else they were searched flat, with the index's term
+  // statistics, until the next run: ~2,400 rows of the 10k bench, ~0.3 s on every keyword search).
+  if (mode === 'now' && vocabulary.rewritten > 0) compactionDue = true;
   if (compactionDue) {
     progress.report('optimize');
     await store.optimize({ deleteUnverified, vectorIndex: false });
