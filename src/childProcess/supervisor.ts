@@ -4,7 +4,7 @@
 // lines) and starts the next one only after a backoff when children keep dying young. Neutral: no `vscode`.
 import { fork, type ChildProcess, type Serializable } from 'node:child_process';
 import { INDEXING_MALLOC_ENV } from '../indexProcess/protocol';
-import { lanceTempDir } from '../rag/store/lanceTemp';
+import { lanceTempDir } from '../rag/index/lanceTemp';
 
 export interface SupervisorLog {
   info(message: string): void;

@@ -7,7 +7,7 @@
 import { spawn } from 'node:child_process';
 import * as os from 'node:os';
 import { INDEXING_MALLOC_ENV, withIndexingFlags } from '../indexProcess/protocol';
-import { lanceTempDir } from '../rag/store/lanceTemp';
+import { lanceTempDir } from '../rag/index/lanceTemp';
 
 const MARK = 'DOCS_RAG_RELAUNCHED';
 

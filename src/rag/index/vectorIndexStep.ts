@@ -5,7 +5,7 @@
 // process trains the index under the writer lock. If it dies, nothing is lost: the next optimize trains it again.
 import { spawn } from 'node:child_process';
 import { VECTOR_TRAINING_ATTEMPTS, openStore } from '../store';
-import { lanceTempDir } from '../store/lanceTemp';
+import { lanceTempDir } from './lanceTemp';
 import { tryAcquireWriterLock } from './writerLock';
 
 export interface VectorIndexStepResult {

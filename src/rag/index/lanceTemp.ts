@@ -7,6 +7,7 @@
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
+import { isAlive } from './writerLock';
 
 const PREFIX = 'docs-rag-lance-';
 
@@ -38,20 +39,11 @@ function sweepOrphans(parent: string): void {
   }
   for (const name of names) {
     const pid = Number(/^docs-rag-lance-(\d+)-/.exec(name)?.[1]);
-    if (!pid || alive(pid)) continue;
+    if (!pid || isAlive(pid)) continue;
     try {
       fs.rmSync(path.join(parent, name), { recursive: true, force: true });
     } catch {
       // Another user's, or busy: left alone.
     }
-  }
-}
-
-function alive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (err) {
-    return (err as NodeJS.ErrnoException).code === 'EPERM';
   }
 }
