@@ -236,6 +236,19 @@ describe('LanceStore (real LanceDB in a temp dir)', () => {
     assert.equal(await store.buildVectorIndexIfDue(), false, 'not trained again while current');
   });
 
+  it('counts a neighbour at the distance of the 10th exact one as found (duplicate passages tie)', async () => {
+    // 500 distinct vectors, each 20 times (copied files, boilerplate): a row's 10 nearest are 10 of its 19 copies, all
+    // at distance 0, and which ten of them a search lists is arbitrary. Counted by id the index looks like a miss.
+    const r = rng(11);
+    const bases = Array.from({ length: 500 }, () => unit(Float32Array.from({ length: 16 }, () => r() - 0.5)));
+    const rows = Array.from({ length: VECTOR_INDEX_MIN_ROWS }, (_, i) => bases[i % 500]);
+    await fill(16, rows.length, (i) => rows[i]);
+    const info = store.vectorIndexInfo()!;
+    assert.equal(info.mode, 'ivf', JSON.stringify(info));
+    assert.equal(info.recallAt10[info.nprobes!], 1, JSON.stringify(info));
+    assert.equal(info.attempts, 1);
+  });
+
   it('drops the vector index and searches exactly when no probe share reaches VECTOR_MIN_RECALL (uniform vectors)', async () => {
     // Uniform random 64-dimensional vectors: nearest neighbours scatter over the partitions (the IVF worst case).
     const r = rng(11);
