@@ -8,6 +8,9 @@ import { VECTOR_INDEX_MIN_ROWS, VECTOR_TRAINING_ATTEMPTS, openStore } from '../.
 import { acquireWriterLock } from '../../src/rag/index/writerLock';
 import { runVectorIndexStep, spawnVectorIndexStep } from '../../src/rag/index/vectorIndexStep';
 import { ROOT, runCliSource } from '../helpers/run';
+import * as lancedb from '@lancedb/lancedb';
+import { openEngine } from '../../src/rag/engine';
+import { indexFolder } from '../../src/rag/index/indexer';
 
 const DIM = 16;
 
@@ -162,5 +165,48 @@ describe('docs-rag index: searchable first, then the vector index in its own pro
     assert.equal(r2.unchanged, 450);
     assert.equal(r2.vectorIndex, 'current');
     assert.equal(r2.vectorIndexMs, undefined, 'no child started when nothing is due');
+  });
+
+  it("a large first build leaves its compaction to the step, which runs it in a process before the training's", async () => {
+    const folder = path.join(tmp, 'docs');
+    const dir = path.join(tmp, 'store-handover');
+    const engine = await openEngine({ folder, storeDir: dir });
+    let r;
+    try {
+      r = await indexFolder(engine, { vectorIndex: 'caller' });
+    } finally {
+      await engine.close();
+    }
+    assert.equal(r.vectorIndex, 'due');
+    assert.equal(r.timings?.compact, undefined, 'not compacted by the run');
+    const fragments = async () => {
+      const db = await lancedb.connect(dir);
+      const t = await db.openTable('passages');
+      try {
+        return (await t.stats()).fragmentStats.numFragments;
+      } finally {
+        t.close();
+        db.close();
+      }
+    };
+    const before = await fragments();
+    assert.ok(before > 2, `${before} fragments`);
+    let store = await openStore(dir);
+    assert.equal(store.compactionDeferred(), true);
+    await store.close();
+
+    const step = await spawnVectorIndexStep(['--import', 'tsx', path.join(ROOT, 'src/cli.ts'), 'index', folder, '--store', dir, '--vector-index-step'], { ...process.env, LANCEDB_LOG: 'error' });
+    assert.equal(step.compacted, true);
+    assert.equal(step.trained, true);
+    assert.ok((await fragments()) < before);
+    store = await openStore(dir);
+    try {
+      assert.equal(store.compactionDeferred(), false);
+      assert.equal((await store.keywordIndexCoverage())?.unindexed, 0);
+      assert.equal(store.vectorIndexInfo()?.rows, r.chunks);
+      assert.equal(await store.vectorIndexDue(), false);
+    } finally {
+      await store.close();
+    }
   });
 });

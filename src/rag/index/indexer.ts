@@ -274,9 +274,16 @@ async function runIndex(engine: Engine, o: IndexOptions, progress: RunProgress, 
   // statistics, until the next run: ~2,400 rows of the 10k bench, ~0.3 s on every keyword search).
   if (mode === 'now' && vocabulary.rewritten > 0) compactionDue = true;
   if (compactionDue) {
-    progress.report('optimize');
-    await store.optimize({ deleteUnverified, vectorIndex: false });
-    progress.lap('compact');
+    // When the caller trains the vector index in a process of its own next, the compaction goes first in another fresh
+    // process: in the run's process it was the peak of a 100k-passage build (418–474 MB, 371–379 in a fresh one; with
+    // the training in one process 508 MB; BENCHMARKS.md, issue 15).
+    const handOver = o.vectorIndex === 'caller' && !deleteUnverified && store.deferCompaction && store.vectorIndexDue && (await store.vectorIndexDue());
+    if (handOver) await store.deferCompaction!();
+    else {
+      progress.report('optimize');
+      await store.optimize({ deleteUnverified, vectorIndex: false });
+      progress.lap('compact');
+    }
   }
   // The enrichment cache keeps only what the indexed files use (a cancelled run asked for part of its files' keys only).
   const result = await summarise(engine, started, plan, files, recovery, warnings, { prune: !!keys.enrich && !files.cancelled });

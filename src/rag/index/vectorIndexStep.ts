@@ -12,6 +12,8 @@ export interface VectorIndexStepResult {
   /** The index was trained (false: not due, or another process held the writer lock: `busy`). */
   trained: boolean;
   busy?: boolean;
+  /** This process compacted what the run deferred (`IndexStore.deferCompaction`); the training follows in another one. */
+  compacted?: boolean;
   /** The trained index failed its recall check and may be trained again (spawnVectorIndexStep does, in a new process). */
   again?: boolean;
   ms: number;
@@ -36,6 +38,12 @@ export async function runVectorIndexStep(storeDir: string): Promise<VectorIndexS
   try {
     const store = await openStore(storeDir, { indexCacheBytes: VECTOR_STEP_INDEX_CACHE_BYTES });
     try {
+      // A compaction the run left to this step gets a process of its own: with the training in the same process the two
+      // stacked (101k passages: 508 MB, each alone 379 and ~430 MB).
+      if (store.compactionDeferred()) {
+        await store.optimize({ vectorIndex: false });
+        return { trained: false, compacted: true, ms: Date.now() - started, peakRssMB: peakRssMB() };
+      }
       // One training per process: a second one, when the first fails the recall check, stacked on what the check's
       // searches left in this one (75k passages: 733 MB with two trainings in one process; BENCHMARKS.md, w15m).
       const trained = await store.buildVectorIndexIfDue({ trainings: 1 });
@@ -58,6 +66,11 @@ export const VECTOR_STEP_MARK = 'docs-rag-vector-index-step:';
  */
 export async function spawnVectorIndexStep(args: string[], env: NodeJS.ProcessEnv = process.env, signal?: AbortSignal): Promise<VectorIndexStepResult> {
   let result = await spawnOnce(args, env, signal);
+  // The run's deferred compaction came first: the training in a fresh process.
+  if (result.compacted) {
+    const next = await spawnOnce(args, env, signal);
+    result = { ...next, compacted: true, ms: result.ms + next.ms, peakRssMB: Math.max(result.peakRssMB ?? 0, next.peakRssMB ?? 0) || undefined };
+  }
   // A training whose recall check failed: the next one in a fresh process (bounded by VECTOR_TRAINING_ATTEMPTS in the store).
   for (let i = 1; result.again && i < VECTOR_TRAINING_ATTEMPTS; i++) {
     const next = await spawnOnce(args, env, signal);

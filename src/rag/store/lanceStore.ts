@@ -204,6 +204,14 @@ export class LanceStore implements IndexStore {
     this.saveMeta(next);
   }
 
+  async deferCompaction(): Promise<void> {
+    this.saveMeta({ ...this.requireMeta(), compactionDeferred: true });
+  }
+
+  compactionDeferred(): boolean {
+    return readMeta(this.dir)?.compactionDeferred === true;
+  }
+
   private requireMeta(): IndexMeta {
     this.metaCache = readMeta(this.dir) ?? this.metaCache;
     if (!this.metaCache) throw new Error('The index has no embedder yet: call useEmbedder() first.');
@@ -841,9 +849,15 @@ export class LanceStore implements IndexStore {
     }
     await this.links.optimize(currentVersionTime, deleteUnverified);
     const files = await this.openFiles();
-    if (!files) return;
-    const filesKeepFrom = await currentVersionTime(files);
-    await withCommitRetry(() => files.optimize({ cleanupOlderThan: filesKeepFrom, deleteUnverified }));
+    if (files) {
+      const filesKeepFrom = await currentVersionTime(files);
+      await withCommitRetry(() => files.optimize({ cleanupOlderThan: filesKeepFrom, deleteUnverified }));
+    }
+    const meta = readMeta(this.dir);
+    if (meta?.compactionDeferred) {
+      const { compactionDeferred: _done, ...rest } = meta;
+      this.saveMeta(rest);
+    }
   }
 
   /** Resolved edges of the reference graph leaving or reaching these passages. */

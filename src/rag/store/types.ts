@@ -61,6 +61,8 @@ export interface IndexMeta {
   lastRun?: { startedAt: number; finishedAt: number; files: number; errors: number; unchanged: number };
   /** Set while a run writes; still set when a run opens means the last one was killed (crash recovery runs). */
   runInProgress?: { startedAt: number; pid: number };
+  /** A run left its compaction to the vector-index step's process (`deferCompaction`); any optimize() clears it. */
+  compactionDeferred?: boolean;
 }
 
 /** One file's new content for `replaceFiles`. */
@@ -182,7 +184,14 @@ export interface IndexStore {
    * optimize() itself (false). Without it the indexer calls optimize().
    */
   indexForSearch?(options?: { deleteUnverified?: boolean }): Promise<boolean>;
-  /** Folds unindexed rows into the indexes and prunes old versions. Debounced by the caller. */
+  /**
+   * Leaves the compaction a large run owes (indexForSearch returned true) to the vector-index step, which runs it in a
+   * fresh process of its own before the training (`compactionDeferred`); without it the run compacts.
+   */
+  deferCompaction?(): Promise<void>;
+  /** Whether a run deferred its compaction and no optimize() has run since. */
+  compactionDeferred?(): boolean;
+  /** Folds unindexed rows into the indexes and prunes old versions (and clears `compactionDeferred`). Debounced by the caller. */
   optimize(options?: {
     /** Also delete files no version references (after a killed run). */
     deleteUnverified?: boolean;
