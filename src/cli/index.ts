@@ -137,7 +137,7 @@ function summary(r: IndexRunResult, storeDir: string): string {
   if (r.keywordReadyMs !== undefined) lines.push(`Keyword search was ready after ${(r.keywordReadyMs / 1000).toFixed(1)} s.`);
   if (r.vectorIndex === 'built' && r.searchableMs !== undefined && r.vectorIndexMs !== undefined) {
     lines.push(
-      `Searchable after ${(r.searchableMs / 1000).toFixed(1)} s; then the vector index was trained in ${(r.vectorIndexMs / 1000).toFixed(1)} s (a separate step).`,
+      `Searchable after ${(r.searchableMs / 1000).toFixed(1)} s; then the vector index was trained in ${(r.vectorIndexMs / 1000).toFixed(1)} s (a separate step, after the table's compaction when the run left it).`,
     );
   } else if (r.vectorIndex === 'due' || r.vectorIndex === 'busy') {
     lines.push(`The vector index was not trained${r.vectorIndex === 'busy' ? ' (another process writes this index)' : ''}: vector search is exact until the next run trains it.`);
