@@ -4,6 +4,7 @@
 // with the highest geometric mean of the part frequencies wins. No word list: what counts as a part is learned from the
 // documents (the counts live in the store folder, see store/vocabulary.ts). Function words never count as parts.
 import { FUNCTION_WORDS } from './language';
+import { WordClass } from './scan';
 
 /** Word → frequency in the corpus (occurrences in German passages). */
 export interface WordCounts {
@@ -18,19 +19,33 @@ export const MAX_PARTS = 4;
 const LINKS = ['', 's', 'es', 'n', 'en', 'e'];
 const MAX_WORD = 40;
 
+/** Letter runs (/\p{L}+/u), found by a scan: only the words of the right length are cut out of the text. */
+const LETTERS = new WordClass(/^\p{L}$/u);
+
+/** Calls `each` with the lowercase letter runs of `text` that are `min`..MAX_WORD letters long. */
+function eachWord(text: string, min: number, each: (word: string) => void): void {
+  const lower = text.toLowerCase();
+  for (let i = 0; i < lower.length; ) {
+    if (LETTERS.at(lower, i) === 0) {
+      i++;
+      continue;
+    }
+    const from = i;
+    i = LETTERS.wordEnd(lower, from);
+    if (i - from >= min && i - from <= MAX_WORD) each(lower.slice(from, i));
+  }
+}
+
 /** The words of a text as the vocabulary counts them: lowercase letter runs of MIN_PART..40 letters. */
 export function vocabularyWords(text: string): string[] {
   const out: string[] = [];
-  for (const m of text.toLowerCase().matchAll(/\p{L}+/gu)) {
-    const w = m[0];
-    if (w.length >= MIN_PART && w.length <= MAX_WORD) out.push(w);
-  }
+  eachWord(text, MIN_PART, (w) => out.push(w));
   return out;
 }
 
 /** Adds the word counts of `text` to `into`. */
 export function countWords(text: string, into: Map<string, number> = new Map()): Map<string, number> {
-  for (const w of vocabularyWords(text)) into.set(w, (into.get(w) ?? 0) + 1);
+  eachWord(text, MIN_PART, (w) => into.set(w, (into.get(w) ?? 0) + 1));
   return into;
 }
 
@@ -90,8 +105,8 @@ export function splitCompound(word: string, counts: WordCounts): string[] {
 export function compoundParts(text: string, counts: WordCounts, cache?: Map<string, string[]>): string {
   const seen = new Set<string>();
   const parts: string[] = [];
-  for (const w of vocabularyWords(text)) {
-    if (w.length < 2 * MIN_PART || seen.has(w)) continue;
+  eachWord(text, 2 * MIN_PART, (w) => {
+    if (seen.has(w)) return;
     seen.add(w);
     let split = cache?.get(w);
     if (!split) {
@@ -99,7 +114,7 @@ export function compoundParts(text: string, counts: WordCounts, cache?: Map<stri
       cache?.set(w, split);
     }
     for (const p of split) parts.push(p);
-  }
+  });
   return parts.join(' ');
 }
 
