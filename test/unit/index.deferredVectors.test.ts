@@ -86,6 +86,20 @@ describe('deferred vectors: keyword search first, vectors filled afterwards', fu
     const waiting = await engine.store.pendingVectors!(1000);
     assert.equal(waiting.length, first.chunks);
 
+    // Cancelled while the embedder works (the fill's first call): a stop like any other, nothing written, no error.
+    const during = new AbortController();
+    const embed = engine.embedder.embed.bind(engine.embedder);
+    engine.embedder.embed = (texts, signal) => {
+      during.abort();
+      return embed(texts, signal);
+    };
+    try {
+      const stopped = await fillPendingVectors(engine, { batch: 3, signal: during.signal });
+      assert.deepEqual(stopped, { filled: 0, total: first.chunks, stopped: true });
+    } finally {
+      engine.embedder.embed = embed;
+    }
+
     // Part of the vectors: batches of 3, stopped after the first one.
     const part = new AbortController();
     const filled = await fillPendingVectors(engine, { batch: 3, signal: part.signal, onBatch: (c) => c.filled > 0 && part.abort() });

@@ -62,7 +62,14 @@ export async function fillPendingVectors(
         // A kill inside the commit leaves the mark: the next run cleans up what the killed write left on disk.
         await store.markRun(true);
         try {
-          const vectors = await embedder.embed(pending.map((p) => embeddingText(p, embedder.id)), o.signal);
+          let vectors: Float32Array[];
+          try {
+            vectors = await embedder.embed(pending.map((p) => embeddingText(p, embedder.id)), o.signal);
+          } catch (err) {
+            // Cancelled while the embedder worked (it throws its 'cancelled' error): a stop, like one between batches.
+            if (o.signal?.aborted) return -1;
+            throw err;
+          }
           if (o.signal?.aborted) return -1;
           // 0 (nothing matched) ends the loop rather than reading the same rows again.
           return await store.fillVectors!(pending.map((p, i) => ({ id: p.id, vector: vectors[i] })));
