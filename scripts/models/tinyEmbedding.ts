@@ -4,11 +4,15 @@
 //   tokenizer.json          WordPiece tokenizer (BERT normaliser and pre-tokeniser, [CLS] … [SEP] template)
 //   tokenizer_config.json   BertTokenizer, lower case
 //   onnx/model.onnx         ONNX graph: last_hidden_state = Gather(embedding table, input_ids) * attention_mask
+//   (--quantized: onnx/model_quantized.onnx instead, int8 weights in the layout of onnxruntime's dynamic quantisation,
+//   which is what a real model's q8 export looks like: the table as uint8 + DequantizeLinear after the Gather, every
+//   MatMul with a weight as DynamicQuantizeLinear → MatMulInteger → Cast → Mul by the two scales. Same seed, same
+//   weights rounded; the local embedder then loads it with dtype q8, as it loads multilingual-e5-small.)
 // The vocabulary is single characters (and their "##" continuations), the table seeded pseudo-random numbers: the
 // vectors carry a bag-of-characters signal, nothing semantic. Same options → same bytes (the test checks the checked-in
 // copy against a fresh one).
 //
-//   node --import tsx scripts/models/tinyEmbedding.ts [outDir] [--dim 32] [--extra-vocab N] [--layers L --heads H --intermediate I]
+//   node --import tsx scripts/models/tinyEmbedding.ts [outDir] [--dim 32] [--extra-vocab N] [--layers L --heads H --intermediate I] [--subwords] [--quantized]
 // --extra-vocab adds N filler tokens (table rows) to reach a real model's vocabulary size for speed measurements.
 import * as fs from 'node:fs';
 import * as path from 'node:path';
@@ -27,6 +31,14 @@ export interface TinyModelOptions {
   /** Filler rows after the real vocabulary (never produced by the tokenizer; only make the table as large as a real one). */
   extraVocab?: number;
   seed?: number;
+  /**
+   * Also every two- and three-letter piece (and its "##" continuation) in the vocabulary, so WordPiece cuts words into
+   * pieces of up to three letters: about as many tokens per text as a real multilingual tokenizer makes, instead of one
+   * per character (sequence length decides an encoder's activation memory and time). Counts towards extraVocab.
+   */
+  subwords?: boolean;
+  /** Write onnx/model_quantized.onnx (int8 weights, dynamic quantisation) instead of onnx/model.onnx. */
+  quantized?: boolean;
 }
 
 export const TINY_MODEL_DIR = path.join(__dirname, '../../test/fixtures/models/tiny-embedding');
@@ -34,9 +46,15 @@ export const TINY_MODEL_DIR = path.join(__dirname, '../../test/fixtures/models/t
 const SPECIAL = ['[PAD]', '[UNK]', '[CLS]', '[SEP]', '[MASK]'];
 const CHARS = [...'abcdefghijklmnopqrstuvwxyz0123456789äöüßéèàç', ...'.,;:!?-()§/"\'%&+*=_#@[]{}<>'];
 
-function vocabulary(): string[] {
+function vocabulary(subwords = false): string[] {
   const letters = CHARS.filter((c) => /[\p{L}\p{N}]/u.test(c));
-  return [...SPECIAL, ...CHARS, ...letters.map((c) => `##${c}`)];
+  const base = [...SPECIAL, ...CHARS, ...letters.map((c) => `##${c}`)];
+  if (!subwords) return base;
+  const alpha = letters.filter((c) => /\p{L}/u.test(c));
+  const pieces: string[] = [];
+  for (const a of alpha) for (const b of alpha) pieces.push(a + b);
+  for (const ab of pieces.slice()) for (const c of alpha) pieces.push(ab + c);
+  return [...base, ...pieces, ...pieces.map((p) => `##${p}`)];
 }
 
 /** mulberry32: a small seeded PRNG, so the table is the same on every machine. */
@@ -59,12 +77,37 @@ interface Shape {
   layers: number;
   heads: number;
   intermediate: number;
+  quantized: boolean;
 }
 
 function floats(n: number, random: () => number, scale: number, offset = 0): Buffer {
   const b = Buffer.alloc(n * 4);
   for (let i = 0; i < n; i++) b.writeFloatLE(offset + (random() * 2 - 1) * scale, i * 4);
   return b;
+}
+
+/**
+ * Per-tensor linear quantisation of float32 values (as onnxruntime's quantize_dynamic does it): int8 symmetric
+ * (zero point 0) for MatMul weights, uint8 asymmetric for a Gather's table. Returns the bytes, scale and zero point.
+ */
+function quantize(values: Buffer, signed: boolean): { data: Buffer; scale: number; zeroPoint: number } {
+  const f = new Float32Array(values.buffer, values.byteOffset, values.length / 4);
+  let min = 0;
+  let max = 0;
+  for (const v of f) {
+    if (v < min) min = v;
+    if (v > max) max = v;
+  }
+  const out = Buffer.alloc(f.length);
+  if (signed) {
+    const scale = Math.max(-min, max) / 127 || 1;
+    for (let i = 0; i < f.length; i++) out.writeInt8(Math.max(-127, Math.min(127, Math.round(f[i] / scale))), i);
+    return { data: out, scale, zeroPoint: 0 };
+  }
+  const scale = (max - min) / 255 || 1;
+  const zeroPoint = Math.max(0, Math.min(255, Math.round(-min / scale)));
+  for (let i = 0; i < f.length; i++) out[i] = Math.max(0, Math.min(255, Math.round(f[i] / scale) + zeroPoint));
+  return { data: out, scale, zeroPoint };
 }
 
 /** BERT encoder layers on `hidden` ([B,S,D]); returns the name of the last layer's output. */
@@ -100,9 +143,23 @@ function encoderLayers(graph: onnx.IGraphProto, hidden: string, dim: number, sha
     return `${prefix}.out`;
   };
   const linear = (x: string, prefix: string, inDim: number, outDim: number) => {
-    init(`${prefix}.weight`, [inDim, outDim], floats(inDim * outDim, random, 1 / Math.sqrt(inDim)));
+    const weight = floats(inDim * outDim, random, 1 / Math.sqrt(inDim));
     init(`${prefix}.bias`, [outDim], floats(outDim, random, 0.02));
-    node('MatMul', [x, `${prefix}.weight`], `${prefix}.mm`);
+    if (!shape.quantized) {
+      init(`${prefix}.weight`, [inDim, outDim], weight);
+      node('MatMul', [x, `${prefix}.weight`], `${prefix}.mm`);
+    } else {
+      // x → uint8 with its own scale and zero point per call; W int8 per tensor; int32 product scaled back to float.
+      const q = quantize(weight, true);
+      init(`${prefix}.weight_quantized`, [inDim, outDim], q.data, TensorProto.DataType.INT8);
+      init(`${prefix}.weight_scale`, [], floats(1, () => 0, 0, q.scale));
+      init(`${prefix}.weight_zero_point`, [], Buffer.from([0]), TensorProto.DataType.INT8);
+      graph.node!.push({ opType: 'DynamicQuantizeLinear', input: [x], output: [`${prefix}.x_q`, `${prefix}.x_scale`, `${prefix}.x_zp`], name: `${prefix}.x_quantize` });
+      node('MatMulInteger', [`${prefix}.x_q`, `${prefix}.weight_quantized`, `${prefix}.x_zp`, `${prefix}.weight_zero_point`], `${prefix}.mm_int`);
+      node('Cast', [`${prefix}.mm_int`], `${prefix}.mm_float`, [{ name: 'to', type: onnx.AttributeProto.AttributeType.INT, i: F }]);
+      node('Mul', [`${prefix}.x_scale`, `${prefix}.weight_scale`], `${prefix}.scale`);
+      node('Mul', [`${prefix}.mm_float`, `${prefix}.scale`], `${prefix}.mm`);
+    }
     node('Add', [`${prefix}.mm`, `${prefix}.bias`], `${prefix}.out`);
     return `${prefix}.out`;
   };
@@ -151,10 +208,30 @@ function onnxModel(vocabSize: number, dim: number, seed: number, shape: Shape): 
     name,
     type: { tensorType: { elemType: TensorProto.DataType.INT64, shape: dims('batch_size', 'sequence_length') } },
   });
+  const lookupAxis = [{ name: 'axis', type: onnx.AttributeProto.AttributeType.INT, i: 0 }];
+  // The table as float32, or (quantized) as uint8 dequantized after the lookup: only the looked-up rows become floats.
+  const q = shape.quantized ? quantize(table, false) : null;
+  const lookup: onnx.INodeProto[] = q
+    ? [
+        { opType: 'Gather', input: ['embeddings.word_embeddings.weight_quantized', 'input_ids'], output: ['token_vectors_q'], name: 'lookup', attribute: lookupAxis },
+        { opType: 'DequantizeLinear', input: ['token_vectors_q', 'embeddings.word_embeddings.weight_scale', 'embeddings.word_embeddings.weight_zero_point'], output: ['token_vectors'], name: 'lookup_dequantize' },
+      ]
+    : [{ opType: 'Gather', input: ['embeddings.word_embeddings.weight', 'input_ids'], output: ['token_vectors'], name: 'lookup', attribute: lookupAxis }];
+  const scalar = (v: number) => {
+    const b = Buffer.alloc(4);
+    b.writeFloatLE(v);
+    return b;
+  };
   const graph: onnx.IGraphProto = {
     name: 'tiny-embedding',
     initializer: [
-      { name: 'embeddings.word_embeddings.weight', dataType: TensorProto.DataType.FLOAT, dims: [vocabSize, dim], rawData: table },
+      ...(q
+        ? [
+            { name: 'embeddings.word_embeddings.weight_quantized', dataType: TensorProto.DataType.UINT8, dims: [vocabSize, dim], rawData: q.data },
+            { name: 'embeddings.word_embeddings.weight_scale', dataType: TensorProto.DataType.FLOAT, dims: [], rawData: scalar(q.scale) },
+            { name: 'embeddings.word_embeddings.weight_zero_point', dataType: TensorProto.DataType.UINT8, dims: [], rawData: Buffer.from([q.zeroPoint]) },
+          ]
+        : [{ name: 'embeddings.word_embeddings.weight', dataType: TensorProto.DataType.FLOAT, dims: [vocabSize, dim], rawData: table }]),
       { name: 'last_axis', dataType: TensorProto.DataType.INT64, dims: [1], rawData: axes },
     ],
     input: [int64Input('input_ids'), int64Input('attention_mask')],
@@ -165,7 +242,7 @@ function onnxModel(vocabSize: number, dim: number, seed: number, shape: Shape): 
       },
     ],
     node: [
-      { opType: 'Gather', input: ['embeddings.word_embeddings.weight', 'input_ids'], output: ['token_vectors'], name: 'lookup', attribute: [{ name: 'axis', type: onnx.AttributeProto.AttributeType.INT, i: 0 }] },
+      ...lookup,
       { opType: 'Cast', input: ['attention_mask'], output: ['mask_float'], name: 'mask_cast', attribute: [{ name: 'to', type: onnx.AttributeProto.AttributeType.INT, i: TensorProto.DataType.FLOAT }] },
       { opType: 'Unsqueeze', input: ['mask_float', 'last_axis'], output: ['mask_3d'], name: 'mask_unsqueeze' },
       { opType: 'Mul', input: ['token_vectors', 'mask_3d'], output: [shape.layers > 0 ? 'masked_embeddings' : 'last_hidden_state'], name: 'mask_apply' },
@@ -187,8 +264,8 @@ function onnxModel(vocabSize: number, dim: number, seed: number, shape: Shape): 
 /** The model's files by relative path. */
 export function tinyEmbeddingFiles(options: TinyModelOptions = {}): Map<string, Buffer> {
   const dim = options.dim ?? 32;
-  const vocab = vocabulary();
-  const vocabSize = vocab.length + (options.extraVocab ?? 0);
+  const vocab = vocabulary(options.subwords);
+  const vocabSize = Math.max(vocab.length, vocabulary().length + (options.extraVocab ?? 0));
   const ids = Object.fromEntries(vocab.map((t, i) => [t, i]));
   const special = (t: string) => ({ id: ids[t], content: t, single_word: false, lstrip: false, rstrip: false, normalized: false, special: true });
   const tokenizer = {
@@ -241,7 +318,10 @@ export function tinyEmbeddingFiles(options: TinyModelOptions = {}): Map<string, 
     ['config.json', json(config)],
     ['tokenizer.json', json(tokenizer)],
     ['tokenizer_config.json', json(tokenizerConfig)],
-    ['onnx/model.onnx', onnxModel(vocabSize, dim, options.seed ?? 42, { layers: options.layers ?? 0, heads: options.heads ?? 1, intermediate: options.intermediate ?? 4 * dim })],
+    [
+      options.quantized ? 'onnx/model_quantized.onnx' : 'onnx/model.onnx',
+      onnxModel(vocabSize, dim, options.seed ?? 42, { layers: options.layers ?? 0, heads: options.heads ?? 1, intermediate: options.intermediate ?? 4 * dim, quantized: !!options.quantized }),
+    ],
   ]);
 }
 
@@ -259,6 +339,14 @@ if (require.main === module) {
     return i >= 0 ? Number(args[i + 1]) : undefined;
   };
   const out = args[0] && !args[0].startsWith('--') ? path.resolve(args[0]) : TINY_MODEL_DIR;
-  writeTinyEmbedding(out, { dim: opt('--dim'), extraVocab: opt('--extra-vocab'), layers: opt('--layers'), heads: opt('--heads'), intermediate: opt('--intermediate') });
+  writeTinyEmbedding(out, {
+    dim: opt('--dim'),
+    extraVocab: opt('--extra-vocab'),
+    subwords: args.includes('--subwords'),
+    layers: opt('--layers'),
+    heads: opt('--heads'),
+    intermediate: opt('--intermediate'),
+    quantized: args.includes('--quantized'),
+  });
   console.log(`wrote ${out}`);
 }

@@ -6,6 +6,7 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import { TINY_MODEL_DIR, tinyEmbeddingFiles } from '../../scripts/models/tinyEmbedding';
 import { createEmbedder, LocalEmbedder } from '../../src/rag/embed';
+import { orderByLength, passesByLength, TOKENS_PER_PASS } from '../../src/rag/embed/lengthPasses';
 import { defaultConfig } from '../../src/rag/config';
 import { ModelError } from '../../src/rag/types';
 import { runCliSource } from '../helpers/run';
@@ -21,6 +22,28 @@ describe('tiny embedding model fixture', () => {
       assert.ok(fs.existsSync(file), `${rel} missing: run node --import tsx scripts/models/tinyEmbedding.ts`);
       assert.ok(fs.readFileSync(file).equals(bytes), `${rel} differs from the generator's output`);
     }
+  });
+});
+
+describe('forward passes by length (bounded activations, little padding)', () => {
+  it('groups ascending lengths so that texts × the longest stays within the budget, every text once', () => {
+    const lengths = [512, 12, 300, 40, 512, 511, 8, 130, 129, 64, 512, 20];
+    const passes = passesByLength(lengths, 1024);
+    assert.deepEqual(passes.flat().sort((a, b) => a - b), lengths.map((_, i) => i));
+    for (const pass of passes) {
+      const longest = Math.max(...pass.map((i) => lengths[i]));
+      assert.ok(pass.length * longest <= 1024, `pass ${pass} pads to ${pass.length} × ${longest}`);
+    }
+    // Short texts share a pass, each long one runs nearly alone: fewer passes than texts, more than one.
+    assert.ok(passes.length < lengths.length && passes.length > 3, `${passes.length} passes`);
+    assert.deepEqual(passes[0], [6, 1, 11, 3, 9, 8, 7], 'the shortest first, together (7 × 130 ≤ 1024)');
+    // A text longer than the budget still runs (alone).
+    assert.deepEqual(passesByLength([5000, 10], 1024), [[1], [0]]);
+    assert.ok(TOKENS_PER_PASS >= 512, 'one text of a model\'s full length fits a pass');
+  });
+
+  it('orders a call\'s texts by length, stable among equals', () => {
+    assert.deepEqual(orderByLength(['ccc', 'a', 'bb', 'd', '']), [4, 1, 3, 2, 0]);
   });
 });
 
@@ -78,6 +101,30 @@ describe('LocalEmbedder (tiny ONNX model, transformers.js, worker thread)', func
     assert.ok(dot(q, d) < 0.9999, 'query and document differ');
     // The tiny model's own folder name carries no prefix.
     assert.ok(dot((await plain.embedQueries(['Urlaub']))[0], (await plain.embed(['Urlaub']))[0]) > 0.9999);
+  });
+
+  it('runs a q8 export (onnx/model_quantized.onnx: int8 weights, dynamic quantisation) as the fp32 model within rounding', async () => {
+    // Two encoder layers, so the quantised MatMuls run too; the same seed gives the same weights, rounded to 8 bits.
+    const shape = { dim: 32, layers: 2, heads: 2, intermediate: 64 };
+    const write = (dir: string, quantized: boolean) => {
+      for (const [rel, bytes] of tinyEmbeddingFiles({ ...shape, quantized })) {
+        fs.mkdirSync(path.dirname(path.join(dir, rel)), { recursive: true });
+        fs.writeFileSync(path.join(dir, rel), bytes);
+      }
+    };
+    write(path.join(tmp, 'q8'), true);
+    write(path.join(tmp, 'fp32'), false);
+    assert.ok(!fs.existsSync(path.join(tmp, 'q8/onnx/model.onnx')), 'only the quantised graph: the embedder must pick it');
+    const q8 = open(path.join(tmp, 'q8'));
+    const fp32 = open(path.join(tmp, 'fp32'));
+    const texts = ['Der Urlaub beträgt 24 Werktage.', 'cargo build --release', 'Kündigungsschutz'];
+    const [a, b] = [await q8.embed(texts), await fp32.embed(texts)];
+    assert.equal(q8.dimension, 32);
+    for (let i = 0; i < texts.length; i++) {
+      assert.ok(dot(a[i], b[i]) > 0.98, `text ${i}: cosine ${dot(a[i], b[i])}`);
+      assert.ok(dot(a[i], b[i]) < 0.999999, `text ${i}: the q8 graph ran the int8 weights, not a float copy`);
+    }
+    assert.ok(dot(a[0], a[1]) < 0.99, 'different texts, different vectors');
   });
 
   it('is what createEmbedder builds for provider local', async () => {

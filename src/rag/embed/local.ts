@@ -7,6 +7,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { Worker } from 'node:worker_threads';
 import { ModelError, type Embedder } from '../types';
+import { orderByLength } from './lengthPasses';
 import { knownModel, type KnownModel } from './localModels';
 import type { LocalWorkerData } from './localWorker';
 import { defaultModelCacheDir, downloadedModelDir } from './modelDownload';
@@ -239,10 +240,14 @@ export class LocalEmbedder implements Embedder {
     if (texts.length === 0) return [];
     await this.init(signal);
     const size = Math.max(1, Math.floor(this.opts.batchSize));
-    const out: Float32Array[] = [];
-    for (let i = 0; i < texts.length; i += size) {
+    // Batches of similar lengths (the worker cuts each into passes by tokens): little padding, bounded activations.
+    const order = orderByLength(texts);
+    const out: Float32Array[] = new Array(texts.length);
+    for (let i = 0; i < order.length; i += size) {
       if (signal?.aborted) throw new ModelError('cancelled', 'Cancelled.');
-      out.push(...(await this.batch(texts.slice(i, i + size).map((t) => prefix + t || ' '))));
+      const ids = order.slice(i, i + size);
+      const vectors = await this.batch(ids.map((j) => prefix + texts[j] || ' '));
+      ids.forEach((j, k) => (out[j] = vectors[k]));
     }
     return out;
   }

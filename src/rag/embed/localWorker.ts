@@ -3,6 +3,7 @@
 // extension host's main thread). Protocol: see local.ts (LocalWorkerRequest / LocalWorkerReply).
 import * as path from 'node:path';
 import { parentPort, workerData } from 'node:worker_threads';
+import { passesByLength } from './lengthPasses';
 
 export interface LocalWorkerData {
   modelDir: string;
@@ -12,7 +13,10 @@ export interface LocalWorkerData {
   threads?: number;
 }
 
-type Extractor = (texts: string[], o: { pooling: string; normalize: boolean }) => Promise<{ dims: number[]; data: Float32Array }>;
+type Extractor = ((texts: string[], o: { pooling: string; normalize: boolean }) => Promise<{ dims: number[]; data: Float32Array }>) & {
+  tokenizer: { encode(text: string): number[]; model_max_length?: number };
+};
+
 
 const data = workerData as LocalWorkerData;
 
@@ -46,9 +50,19 @@ async function main(): Promise<void> {
   port.on('message', (msg: { id: number; texts: string[] }) => {
     chain = chain.then(async () => {
       try {
-        const out = await extractor(msg.texts, { pooling: data.pooling, normalize: true });
-        const dim = out.dims[out.dims.length - 1];
-        const flat = Float32Array.from(out.data);
+        const { texts } = msg;
+        const max = Number(extractor.tokenizer.model_max_length) || 512;
+        const lengths = texts.map((t) => Math.min(max, extractor.tokenizer.encode(t).length));
+        let flat = new Float32Array(0);
+        let dim = 0;
+        for (const pass of passesByLength(lengths)) {
+          const out = await extractor(pass.map((i) => texts[i]), { pooling: data.pooling, normalize: true });
+          if (!dim) {
+            dim = out.dims[out.dims.length - 1];
+            flat = new Float32Array(texts.length * dim);
+          }
+          pass.forEach((i, k) => flat.set(out.data.subarray(k * dim, (k + 1) * dim), i * dim));
+        }
         port.postMessage({ type: 'vectors', id: msg.id, dimension: dim, data: flat }, [flat.buffer]);
       } catch (err) {
         port.postMessage({ type: 'error', id: msg.id, message: err instanceof Error ? err.message : String(err) });
