@@ -176,6 +176,11 @@ export interface Embedder {
   readonly deferVectors?: boolean;
   /** Frees what the embedder holds (the local embedder's worker thread); the engine calls it on close. */
   close?(): Promise<void>;
+  /**
+   * Unloads the model until the next call, which loads it again (the local embedder: its worker and the model's
+   * hundreds of MB). A large run with deferred vectors calls it for its files phase, which embeds nothing.
+   */
+  release?(): Promise<void>;
 }
 
 /** Identity of the embedder that built an index; two different ones are never mixed. */

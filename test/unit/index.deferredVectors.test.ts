@@ -8,6 +8,7 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import { TINY_MODEL_DIR } from '../../scripts/models/tinyEmbedding';
 import { statusReport } from '../../src/cli/status';
+import { LocalEmbedder } from '../../src/rag/embed';
 import { openEngine, type Engine } from '../../src/rag/engine';
 import { fillPendingVectors } from '../../src/rag/index/fillVectors';
 import { indexFolder, type IndexProgress } from '../../src/rag/index/indexer';
@@ -126,6 +127,32 @@ describe('deferred vectors: keyword search first, vectors filled afterwards', fu
     const expected = await engine.embedder.embed(sample.map((w) => w.indexText));
     const got = await engine.store.getVectors(sample.map((w) => w.id));
     sample.forEach((w, i) => assert.deepEqual(Array.from(got.get(w.id)!), Array.from(expected[i])));
+  });
+
+  it('local model, large run: the model is unloaded while the files are written and loaded again for the fill', async () => {
+    // More than 20 files to write: a large run (an incremental run of a few files keeps its model loaded).
+    for (let i = 0; i < 24; i++) fs.writeFileSync(path.join(folder, `extra-${i}.md`), `# Notiz ${i}\n\nArbeitszeit und Ruhepausen, Fall ${i}.\n`);
+    const engine = await open(path.join(tmp, 'store'), { provider: 'local', localModel: TINY_MODEL_DIR });
+    const local = engine.embedder as LocalEmbedder;
+    const loadedIn = new Map<string, Set<boolean>>();
+    const r = await indexFolder(engine, {
+      onProgress: (p) => {
+        const seen = loadedIn.get(p.phase) ?? new Set<boolean>();
+        seen.add(local.loaded);
+        loadedIn.set(p.phase, seen);
+      },
+    });
+    assert.equal(local.dimension, 32, 'loaded first to learn the dimension');
+    assert.deepEqual([...loadedIn.get('parse')!], [false], 'unloaded while the files are parsed and written');
+    assert.ok(loadedIn.get('vectors')!.has(true), 'loaded again by the fill');
+    assert.deepEqual(r.vectors, { filled: r.chunks, total: r.chunks });
+    assert.equal(r.files, 28);
+
+    // A small run (one changed file) keeps it loaded throughout.
+    fs.appendFileSync(path.join(folder, 'pause.md'), '\nNach sechs Stunden mindestens dreißig Minuten.\n');
+    const small = new Set<boolean>();
+    await indexFolder(engine, { onProgress: (p) => p.phase === 'parse' && small.add(local.loaded) });
+    assert.deepEqual([...small], [true]);
   });
 
   it('the builtin embedder embeds inline (no pending vectors, no vectors phase)', async () => {

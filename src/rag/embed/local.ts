@@ -146,12 +146,22 @@ export class LocalEmbedder implements Embedder {
   }
 
   /** Stops the worker (the engine calls it on close). */
-  async close(): Promise<void> {
+  close(): Promise<void> {
+    return this.release();
+  }
+
+  /** Stops the worker and so unloads the model; the next call starts it again (the dimension stays known). */
+  async release(): Promise<void> {
     const w = this.worker;
     this.worker = null;
     this.starting = null;
     this.failAll(new ModelError('cancelled', 'The local embedder was closed.'));
     if (w) await w.terminate();
+  }
+
+  /** Whether the model is loaded (its worker running). */
+  get loaded(): boolean {
+    return this.worker !== null;
   }
 
   private async start(): Promise<void> {

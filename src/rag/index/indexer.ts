@@ -227,6 +227,9 @@ async function runIndex(engine: Engine, o: IndexOptions, progress: RunProgress, 
   progress.filesTotal = walked;
   progress.filesDone = plan.unchanged.length;
 
+  // With deferred vectors the files phase embeds nothing: a large run unloads the model for it (a local model holds
+  // ~300 MB; BENCHMARKS.md "An in-process model's memory") and the fill at the end loads it again.
+  if (embedder.deferVectors && plan.add.length + plan.update.length > 20) await embedder.release?.();
   const work = plan.add.length + plan.update.length + plan.remove.length;
   const known = plan.update.length + plan.remove.length + plan.unchanged.length;
   const vocabulary = new RunVocabulary(store, recovery.recovered || recovery.reembedded || !!o.full, work, known);
