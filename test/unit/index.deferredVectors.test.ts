@@ -155,6 +155,34 @@ describe('deferred vectors: keyword search first, vectors filled afterwards', fu
     assert.deepEqual([...small], [true]);
   });
 
+  it('local model, first build: the fill writes into the appended fragments, its rows stay under the keyword indexes, the compaction follows it', async () => {
+    // 450 files: the run appends them in three batches (three fragments).
+    for (let i = 0; i < 450; i++) fs.writeFileSync(path.join(folder, `n-${i}.md`), `# Notiz ${i}\n\nRuhepausen und Werktage im Fall ${i}.\n`);
+    const storeDir = path.join(tmp, 'store');
+    const engine = await open(storeDir, { provider: 'local', localModel: TINY_MODEL_DIR });
+    const store = engine.store as unknown as { passages: { stats(): Promise<{ fragmentStats: { numFragments: number } }> } };
+    const fragments = async () => (await store.passages.stats()).fragmentStats.numFragments;
+    const stop = new AbortController();
+    const first = await indexFolder(engine, { signal: stop.signal, onProgress: (p) => p.phase === 'vectors' && stop.abort() });
+    assert.equal(first.cancelled, true);
+    const before = await fragments();
+    assert.ok(before >= 3, `the text step left its appended fragments for the fill: ${before}`);
+
+    // A partial fill rewrites vector columns in place: no compaction, every row still under the keyword indexes.
+    const part = new AbortController();
+    await fillPendingVectors(engine, { batch: 100, signal: part.signal, onBatch: (c) => c.filled >= 200 && part.abort() });
+    assert.equal(await fragments(), before);
+    const coverage = await engine.store.keywordIndexCoverage!();
+    assert.equal(coverage?.unindexed, 0, JSON.stringify(coverage));
+    const kw = await engine.store.fullTextSearch('Ruhepausen', { k: 500 });
+    assert.ok(kw.length >= 450, `keyword hits after the partial fill: ${kw.length}`);
+
+    // The next run fills the rest and compacts after the fill.
+    const r = await indexFolder(engine);
+    assert.deepEqual(r.vectors, { filled: r.chunks, total: r.chunks });
+    assert.ok((await fragments()) < before, 'compacted once the vectors are filled');
+  });
+
   it('the builtin embedder embeds inline (no pending vectors, no vectors phase)', async () => {
     const engine = await open(path.join(tmp, 'store'), { provider: 'builtin' });
     const phases = new Set<string>();

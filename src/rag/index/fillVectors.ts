@@ -3,19 +3,18 @@
 // computed here, in batches; each batch is one job of the engine's write queue under the writer lock (other runs and
 // watcher updates interleave between batches) and one commit, so a kill loses at most the batch in flight and the next
 // run continues where this one stopped. Vector search only ever sees filled vectors.
+//
+// A batch's commit writes only the vector columns (a partial-schema merge): LanceDB rewrites those columns for the whole
+// fragment each filled row is in, and the rows keep their place, so they stay under the keyword indexes. The cost of a
+// batch is therefore its fragments' size: the run leaves its appended fragments (2,048 rows each) uncompacted until the
+// fill is done (indexer.ts). On one compacted fragment of 75k rows every batch of 256 wrote 117 MB and took ~140 MB more
+// memory (BENCHMARKS.md, "An in-process model's memory").
 import type { Engine } from '../engine';
 import { embeddingText } from '../text/compounds';
 import { acquireWriterLock, WriterLockAbortedError } from './writerLock';
 
 /** Passages embedded and written per batch (one queue job, one commit). */
 export const FILL_BATCH = 256;
-/**
- * A filled row is rewritten, so it is new to the keyword indexes, and every unindexed row costs each keyword query about
- * 0.14 ms (measured, see /work/shared/notes/lancedb.md). The fill folds them in (optimize, ~0.5–2 s) after this many
- * rows: while vectors are filled a keyword query pays at most ~0.3 s more, and the fill spends a bounded share on it.
- */
-export const FILL_OPTIMIZE_ROWS = 2048;
-
 export interface FillResult {
   filled: number;
   total: number;
@@ -33,8 +32,6 @@ export async function fillPendingVectors(
     signal?: AbortSignal;
     batch?: number;
     onBatch?: (counts: { filled: number; total: number }) => void;
-    /** Optimize every FILL_OPTIMIZE_ROWS filled rows (default true). */
-    optimize?: boolean;
   } = {},
 ): Promise<FillResult> {
   const { store, embedder } = engine;
@@ -42,7 +39,6 @@ export async function fillPendingVectors(
   const size = Math.max(1, o.batch ?? FILL_BATCH);
   let counts = await store.vectorCounts();
   o.onBatch?.(counts);
-  let unoptimized = 0;
   while (counts.filled < counts.total) {
     if (o.signal?.aborted) return { ...counts, stopped: true };
     const done = await engine.queue.run(async () => {
@@ -84,11 +80,6 @@ export async function fillPendingVectors(
     o.onBatch?.(counts);
     if (done < 0) return { ...counts, stopped: true };
     if (done === 0) break;
-    unoptimized += done;
-    if (o.optimize !== false && unoptimized >= FILL_OPTIMIZE_ROWS && counts.filled < counts.total) {
-      unoptimized = 0;
-      await engine.optimizeNow();
-    }
   }
   return { ...counts, stopped: false };
 }

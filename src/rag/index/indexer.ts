@@ -110,15 +110,16 @@ export async function indexFolder(engine: Engine, o: IndexOptions = {}): Promise
     searchable.at = undefined;
     const fill = await fillPendingVectors(engine, {
       signal: o.signal,
-      optimize: mode !== 'never',
       onBatch: (counts) => {
         progress.vectors = counts;
         progress.report('vectors');
       },
     });
     if (fill.stopped) result.cancelled = true;
-    // Every row the fill rewrote is new to the keyword indexes: fold them in (and train the vector index, now that no
-    // vector is a placeholder), like the text step did.
+    // The model is not needed for the compaction and the vector index that follow (a search loads it again).
+    if ((result.added ?? 0) + (result.updated ?? 0) > 20 || fill.filled - before.filled > 1000) await engine.embedder.release?.();
+    // Now the compaction the text step left to the fill (its fragments stayed small for it) and any new rows into the
+    // indexes; the vector index after it, now that no vector is a placeholder.
     if (mode === 'now' && !fill.stopped) {
       progress.report('optimize');
       await engine.optimizeNow({ vectorIndex: false });
@@ -276,6 +277,12 @@ async function runIndex(engine: Engine, o: IndexOptions, progress: RunProgress, 
   // The rows the re-split rewrote go into the indexes with it (else they were searched flat, with the index's term
   // statistics, until the next run: ~2,400 rows of the 10k bench, ~0.3 s on every keyword search).
   if (mode === 'now' && vocabulary.rewritten > 0) compactionDue = true;
+  // Vectors to fill next: the compaction waits until after the fill (indexFolder's optimize), whose writes cost what
+  // the fragments of their rows hold (fillVectors.ts).
+  if (compactionDue && embedder.deferVectors && store.vectorCounts) {
+    const { filled, total } = await store.vectorCounts();
+    if (filled < total) compactionDue = false;
+  }
   if (compactionDue) {
     // When the caller trains the vector index in a process of its own next, the compaction goes first in another fresh
     // process: in the run's process it was the peak of a 100k-passage build (418–474 MB, 371–379 in a fresh one; with
