@@ -49,7 +49,10 @@ export interface EmbedConfig {
   localModel: string;
   /** `local`: where known models are downloaded to (default ~/.cache/docs-rag/models; the extension: its global storage). */
   modelCacheDir?: string;
-  /** `local`: texts per inference call (padding makes large batches of long passages costly). */
+  /**
+   * `local`: texts per request to the model's worker (one timeout each), taken in order of length; the worker runs them
+   * in forward passes of at most 512 tokens (embed/lengthPasses.ts), so this bounds neither memory nor padding.
+   */
   localBatchSize: number;
   /** `local`: onnxruntime threads (default: onnxruntime's, one per core). */
   localThreads?: number;
