@@ -163,8 +163,15 @@ describe('deferred vectors: keyword search first, vectors filled afterwards', fu
     const store = engine.store as unknown as { passages: { stats(): Promise<{ fragmentStats: { numFragments: number } }> } };
     const fragments = async () => (await store.passages.stats()).fragmentStats.numFragments;
     const stop = new AbortController();
+    const scheduled: unknown[] = [];
+    const schedule = engine.scheduleOptimize.bind(engine);
+    engine.scheduleOptimize = (...a) => {
+      scheduled.push(a);
+      schedule(...a);
+    };
     const first = await indexFolder(engine, { signal: stop.signal, onProgress: (p) => p.phase === 'vectors' && stop.abort() });
     assert.equal(first.cancelled, true);
+    assert.deepEqual(scheduled, [], 'a stopped fill leaves no optimize behind that would compact before the next fill');
     const before = await fragments();
     assert.ok(before >= 3, `the text step left its appended fragments for the fill: ${before}`);
 

@@ -120,10 +120,12 @@ export async function indexFolder(engine: Engine, o: IndexOptions = {}): Promise
     if ((result.added ?? 0) + (result.updated ?? 0) > 20 || fill.filled - before.filled > 1000) await engine.embedder.release?.();
     // Now the compaction the text step left to the fill (its fragments stayed small for it) and any new rows into the
     // indexes; the vector index after it, now that no vector is a placeholder.
+    // A stopped fill leaves its fragments uncompacted for the run that continues it (its rows are under the keyword
+    // indexes already).
     if (mode === 'now' && !fill.stopped) {
       progress.report('optimize');
       await engine.optimizeNow({ vectorIndex: false });
-    } else if (mode !== 'never') engine.scheduleOptimize();
+    } else if (mode !== 'never' && !fill.stopped) engine.scheduleOptimize();
     progress.lap('vectors');
     result.ms = Date.now() - started;
   }
