@@ -4,6 +4,7 @@ import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
+import { TINY_MODEL_DIR } from '../../scripts/models/tinyEmbedding';
 import { VECTOR_INDEX_MIN_ROWS, VECTOR_TRAINING_ATTEMPTS, openStore } from '../../src/rag/store';
 import { acquireWriterLock } from '../../src/rag/index/writerLock';
 import { runVectorIndexStep, spawnVectorIndexStep } from '../../src/rag/index/vectorIndexStep';
@@ -144,6 +145,29 @@ describe('docs-rag index: searchable first, then the vector index in its own pro
     }
   });
   after(() => fs.rmSync(tmp, { recursive: true, force: true }));
+
+  it('a local-model first build hands the compaction after its fill to the vector-index step too', async () => {
+    const folder = path.join(tmp, 'docs');
+    const dir = path.join(tmp, 'store-local');
+    const engine = await openEngine({ folder, storeDir: dir, config: { embed: { provider: 'local', localModel: TINY_MODEL_DIR } }, embedderOverride: true });
+    let r;
+    try {
+      r = await indexFolder(engine, { vectorIndex: 'caller' });
+    } finally {
+      await engine.close();
+    }
+    assert.deepEqual(r.vectors, { filled: r.chunks, total: r.chunks });
+    assert.equal(r.vectorIndex, 'due');
+    const store = await openStore(dir);
+    try {
+      assert.equal(store.compactionDeferred(), true, 'left to the step');
+      // Meanwhile searchable by keyword (rows the fill moved out of the keyword indexes are searched flat until then).
+      const hits = await store.fullTextSearch('cargo registry', { k: 5 });
+      assert.equal(hits.length, 5);
+    } finally {
+      await store.close();
+    }
+  });
 
   it('reports the time to searchable, trains the vector index in a child after the run, and finds it current next time', async () => {
     const folder = path.join(tmp, 'docs');

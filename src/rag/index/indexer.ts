@@ -123,8 +123,15 @@ export async function indexFolder(engine: Engine, o: IndexOptions = {}): Promise
     // A stopped fill leaves its fragments uncompacted for the run that continues it (its rows are under the keyword
     // indexes already).
     if (mode === 'now' && !fill.stopped) {
-      progress.report('optimize');
-      await engine.optimizeNow({ vectorIndex: false });
+      // As after a builtin first build: when the caller trains the vector index in a child next, the compaction goes
+      // first in a fresh process of its own (in this one, after an hour's fill of the real mix, it peaked at 722 MB).
+      const store = engine.store;
+      const handOver = o.vectorIndex === 'caller' && store.deferCompaction && store.vectorIndexDue && (await store.vectorIndexDue());
+      if (handOver) await store.deferCompaction!();
+      else {
+        progress.report('optimize');
+        await engine.optimizeNow({ vectorIndex: false });
+      }
     } else if (mode !== 'never' && !fill.stopped) engine.scheduleOptimize();
     progress.lap('vectors');
     result.ms = Date.now() - started;
