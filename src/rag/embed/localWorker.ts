@@ -17,7 +17,6 @@ type Extractor = ((texts: string[], o: { pooling: string; normalize: boolean }) 
   tokenizer: { encode(text: string): number[]; model_max_length?: number };
 };
 
-
 const data = workerData as LocalWorkerData;
 
 async function load(): Promise<Extractor> {

@@ -117,18 +117,13 @@ export async function indexFolder(engine: Engine, o: IndexOptions = {}): Promise
     });
     if (fill.stopped) result.cancelled = true;
     // The model is not needed for the compaction and the vector index that follow (a search loads it again).
-    if ((result.added ?? 0) + (result.updated ?? 0) > 20 || fill.filled - before.filled > 1000) await engine.embedder.release?.();
+    if (largeRun((result.added ?? 0) + (result.updated ?? 0)) || fill.filled - before.filled > 1000) await engine.embedder.release?.();
     // Now the compaction the text step left to the fill (its fragments stayed small for it) and any new rows into the
-    // indexes; the vector index after it, now that no vector is a placeholder.
-    // A stopped fill leaves its fragments uncompacted for the run that continues it (its rows are under the keyword
-    // indexes already).
+    // indexes, or, as after a builtin first build, that compaction handed to the vector-index step's fresh process (in
+    // this one, after an hour's fill of the real mix, it peaked at 722 MB). A stopped fill leaves its fragments
+    // uncompacted for the run that continues it (its rows are under the keyword indexes already).
     if (mode === 'now' && !fill.stopped) {
-      // As after a builtin first build: when the caller trains the vector index in a child next, the compaction goes
-      // first in a fresh process of its own (in this one, after an hour's fill of the real mix, it peaked at 722 MB).
-      const store = engine.store;
-      const handOver = o.vectorIndex === 'caller' && store.deferCompaction && store.vectorIndexDue && (await store.vectorIndexDue());
-      if (handOver) await store.deferCompaction!();
-      else {
+      if (!(await handCompactionOver(engine.store, o))) {
         progress.report('optimize');
         await engine.optimizeNow({ vectorIndex: false });
       }
@@ -239,7 +234,7 @@ async function runIndex(engine: Engine, o: IndexOptions, progress: RunProgress, 
 
   // With deferred vectors the files phase embeds nothing: a large run unloads the model for it (a local model holds
   // ~300 MB; BENCHMARKS.md "An in-process model's memory") and the fill at the end loads it again.
-  if (embedder.deferVectors && plan.add.length + plan.update.length > 20) await embedder.release?.();
+  if (embedder.deferVectors && largeRun(plan.add.length + plan.update.length)) await embedder.release?.();
   const work = plan.add.length + plan.update.length + plan.remove.length;
   const known = plan.update.length + plan.remove.length + plan.unchanged.length;
   const vocabulary = new RunVocabulary(store, recovery.recovered || recovery.reembedded || !!o.full, work, known);
@@ -254,7 +249,7 @@ async function runIndex(engine: Engine, o: IndexOptions, progress: RunProgress, 
   const mode = o.optimize ?? (o.paths ? 'debounced' : 'now');
   // The parser workers' memory goes back before optimize and the vocabulary recount, the peak of a large run. Watcher
   // updates (debounced optimize, few files) keep their warm workers.
-  if (mode === 'now' || plan.add.length + plan.update.length > 20) await engine.releaseParsers();
+  if (mode === 'now' || largeRun(plan.add.length + plan.update.length)) await engine.releaseParsers();
   progress.lap('files');
 
   const wrote = plan.remove.length + plan.add.length + plan.update.length > 0;
@@ -292,22 +287,35 @@ async function runIndex(engine: Engine, o: IndexOptions, progress: RunProgress, 
     const { filled, total } = await store.vectorCounts();
     if (filled < total) compactionDue = false;
   }
-  if (compactionDue) {
-    // When the caller trains the vector index in a process of its own next, the compaction goes first in another fresh
-    // process: in the run's process it was the peak of a 100k-passage build (418–474 MB, 371–379 in a fresh one; with
-    // the training in one process 508 MB; BENCHMARKS.md, issue 15).
-    const handOver = o.vectorIndex === 'caller' && !deleteUnverified && store.deferCompaction && store.vectorIndexDue && (await store.vectorIndexDue());
-    if (handOver) await store.deferCompaction!();
-    else {
-      progress.report('optimize');
-      await store.optimize({ deleteUnverified, vectorIndex: false });
-      progress.lap('compact');
-    }
+  // After a killed run the compaction also removes unverified files (deleteUnverified), which only this run may: it stays here.
+  if (compactionDue && (deleteUnverified || !(await handCompactionOver(store, o)))) {
+    progress.report('optimize');
+    await store.optimize({ deleteUnverified, vectorIndex: false });
+    progress.lap('compact');
   }
   // The enrichment cache keeps only what the indexed files use (a cancelled run asked for part of its files' keys only).
   const result = await summarise(engine, started, plan, files, recovery, warnings, { prune: !!keys.enrich && !files.cancelled });
   progress.lap('finish');
   return result;
+}
+
+/** A run writing more files than this frees its parser workers and (deferred vectors) its model between steps. */
+const LARGE_RUN_FILES = 20;
+
+function largeRun(filesWritten: number): boolean {
+  return filesWritten > LARGE_RUN_FILES;
+}
+
+/**
+ * When the caller trains the vector index in a child next (the CLI, the extension's indexing process) and it is due,
+ * the compaction due now goes first in a fresh process of its own (`IndexStore.deferCompaction`): in the run's process
+ * it was the peak of a 100k-passage build (418–474 MB, 371–379 in a fresh one) and of a local model's fill (722 MB).
+ * Returns whether it was handed over.
+ */
+async function handCompactionOver(store: Engine['store'], o: IndexOptions): Promise<boolean> {
+  if (o.vectorIndex !== 'caller' || !store.deferCompaction || !store.vectorIndexDue || !(await store.vectorIndexDue())) return false;
+  await store.deferCompaction();
+  return true;
 }
 
 interface FilesResult {
