@@ -82,6 +82,18 @@ describe('LocalEmbedder (tiny ONNX model, transformers.js, worker thread)', func
     assert.ok(dot(all[0], all[1]) < 0.99, 'different texts, different vectors');
   });
 
+  it('cuts a batch into forward passes of at most TOKENS_PER_PASS padded tokens, with the vectors of each text alone', async () => {
+    // 16 texts in one batch: a few long ones (the model's full 512 tokens) among short ones. As one pass they would pad to
+    // 16 × 512 tokens; cut by length, no pass exceeds the budget (each long text runs alone).
+    const long = (n: number) => Array.from({ length: 60 }, (_, k) => `Satz ${n}.${k} über Urlaub und Kündigung`).join(' ');
+    const texts = Array.from({ length: 16 }, (_, i) => (i % 5 === 0 ? long(i) : `kurzer Text ${i}`));
+    const e = open(TINY_MODEL_DIR, 16);
+    const vectors = await e.embed(texts);
+    assert.ok(e.largestPass > 0 && e.largestPass <= TOKENS_PER_PASS, `largest pass ${e.largestPass} padded tokens`);
+    // The same vectors as each text alone (order restored across passes).
+    for (const i of [0, 1, 5, 15]) assert.ok(dot((await e.embed([texts[i]]))[0], vectors[i]) > 0.9999, `text ${i}`);
+  });
+
   it('runs the model off the calling thread: onnxruntime is never loaded here', async () => {
     const e = open(TINY_MODEL_DIR);
     await e.embed(['ein Satz']);

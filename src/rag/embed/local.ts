@@ -114,6 +114,11 @@ export class LocalEmbedder implements Embedder {
   readonly model: string;
   dimension = 0;
   readonly prefixes: TaskPrefixes;
+  /**
+   * The largest forward pass so far, in padded tokens (texts × the longest): the worker cuts each batch into passes of
+   * at most TOKENS_PER_PASS (a single longer text runs alone), which bounds the activations' memory.
+   */
+  largestPass = 0;
   private readonly opts: LocalEmbedderOptions;
   private worker: Worker | null = null;
   private starting: Promise<void> | null = null;
@@ -210,7 +215,7 @@ export class LocalEmbedder implements Embedder {
     );
   }
 
-  private onReply(m: { type: string; id: number; data?: Float32Array; dimension?: number; message?: string }): void {
+  private onReply(m: { type: string; id: number; data?: Float32Array; dimension?: number; message?: string; largestPass?: number }): void {
     const p = this.pending.get(m.id);
     if (!p) return;
     this.pending.delete(m.id);
@@ -218,6 +223,7 @@ export class LocalEmbedder implements Embedder {
     if (this.pending.size === 0) this.worker?.unref();
     if (m.type === 'error') return p.reject(new ModelError('other', `The local embedding model failed: ${m.message}`));
     const dim = m.dimension!;
+    this.largestPass = Math.max(this.largestPass, m.largestPass ?? 0);
     const out: Float32Array[] = [];
     for (let i = 0; i < p.count; i++) out.push(m.data!.slice(i * dim, (i + 1) * dim));
     p.resolve(out);

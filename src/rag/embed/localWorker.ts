@@ -54,7 +54,10 @@ async function main(): Promise<void> {
         const lengths = texts.map((t) => Math.min(max, extractor.tokenizer.encode(t).length));
         let flat = new Float32Array(0);
         let dim = 0;
+        // Padded tokens of each pass (texts × the longest): the reply reports the largest (LocalEmbedder.largestPass).
+        let largest = 0;
         for (const pass of passesByLength(lengths)) {
+          largest = Math.max(largest, pass.length * Math.max(...pass.map((i) => lengths[i])));
           const out = await extractor(pass.map((i) => texts[i]), { pooling: data.pooling, normalize: true });
           if (!dim) {
             dim = out.dims[out.dims.length - 1];
@@ -62,7 +65,7 @@ async function main(): Promise<void> {
           }
           pass.forEach((i, k) => flat.set(out.data.subarray(k * dim, (k + 1) * dim), i * dim));
         }
-        port.postMessage({ type: 'vectors', id: msg.id, dimension: dim, data: flat }, [flat.buffer]);
+        port.postMessage({ type: 'vectors', id: msg.id, dimension: dim, data: flat, largestPass: largest }, [flat.buffer]);
       } catch (err) {
         port.postMessage({ type: 'error', id: msg.id, message: err instanceof Error ? err.message : String(err) });
       }
