@@ -184,10 +184,63 @@ describe('deferred vectors: keyword search first, vectors filled afterwards', fu
     const kw = await engine.store.fullTextSearch('Ruhepausen', { k: 500 });
     assert.ok(kw.length >= 450, `keyword hits after the partial fill: ${kw.length}`);
 
-    // The next run fills the rest and compacts after the fill.
+    // One commit per fragment: each commit rewrites the vector columns of every fragment its rows are in.
+    const table = (engine.store as unknown as { passages: { version(): Promise<number> } }).passages;
+    const units = new Set((await engine.store.pendingVectors!(100_000)).map((p) => p.unit));
+    assert.ok(units.size >= 3, `fragments with waiting rows: ${units.size}`);
+    const v0 = await table.version();
+    const rest = await fillPendingVectors(engine, { batch: 100 });
+    assert.deepEqual(rest, { filled: rest.total, total: rest.total, stopped: false });
+    assert.equal((await table.version()) - v0, units.size, 'one commit per fragment with waiting rows, not one per 100 rows');
+    assert.equal(await fragments(), before);
+
+    // The next run compacts after the fill (the run that fills compacts; this one finds nothing to fill but is due).
+    fs.writeFileSync(path.join(folder, 'late.md'), '# Spät\n\nEine späte Notiz über Ruhepausen.\n');
     const r = await indexFolder(engine);
     assert.deepEqual(r.vectors, { filled: r.chunks, total: r.chunks });
     assert.ok((await fragments()) < before, 'compacted once the vectors are filled');
+  });
+
+  it('local model: a passage whose text changed while it was embedded gets the vector of its new text', async () => {
+    const engine = await open(path.join(tmp, 'store'), { provider: 'local', localModel: TINY_MODEL_DIR });
+    const stop = new AbortController();
+    await indexFolder(engine, { signal: stop.signal, onProgress: (p) => p.phase === 'vectors' && stop.abort() });
+    const waiting = await engine.store.pendingVectors!(1000);
+    const texts = new Map(waiting.map((w) => [w.id, w]));
+    const [record] = (await engine.store.listFiles()).filter((f) => f.path === 'cargo.md');
+    const passages = await engine.store.getFilePassages('cargo.md');
+    const target = passages.find((p) => texts.get(p.id)?.indexText.includes('package manager'))!;
+    assert.ok(target, 'a waiting passage of cargo.md');
+    // Another writer rewrites the file's rows while the fill embeds (same ids; one passage's indexed text changed, as a
+    // new document title or an enrichment would change it).
+    const changed = 'Cargo, the Rust build tool, resolves dependencies and compiles crates.';
+    const embed = engine.embedder.embed.bind(engine.embedder);
+    let rewritten = false;
+    engine.embedder.embed = async (batch, signal) => {
+      const out = await embed(batch, signal);
+      if (!rewritten) {
+        rewritten = true;
+        await engine.store.replaceFiles([{
+          record,
+          passages: passages.map((p) => ({ ...p, indexText: p.id === target.id ? changed : texts.get(p.id)!.indexText, keywordParts: texts.get(p.id)!.keywordParts })),
+          vectors: [],
+          vectorsPending: true,
+        }]);
+      }
+      return out;
+    };
+    try {
+      const r = await fillPendingVectors(engine);
+      assert.deepEqual(r, { filled: r.total, total: r.total, stopped: false });
+    } finally {
+      engine.embedder.embed = embed;
+    }
+    assert.ok(rewritten);
+    const got = (await engine.store.getVectors([target.id])).get(target.id)!;
+    const [now] = await engine.embedder.embed([changed]);
+    const [old] = await engine.embedder.embed([texts.get(target.id)!.indexText]);
+    assert.deepEqual(Array.from(got), Array.from(now), 'the vector of the text the row has now');
+    assert.notDeepEqual(Array.from(got), Array.from(old));
   });
 
   it('the builtin embedder embeds inline (no pending vectors, no vectors phase)', async () => {

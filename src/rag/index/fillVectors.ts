@@ -1,21 +1,28 @@
 // Last step of a run with a slow embedder (`Embedder.deferVectors`: local, Ollama): the passages were written with their
 // text, keyword columns and placeholder vectors marked pending, so keyword search already works. Their vectors are
-// computed here, in batches; each batch is one job of the engine's write queue under the writer lock (other runs and
-// watcher updates interleave between batches) and one commit, so a kill loses at most the batch in flight and the next
-// run continues where this one stopped. Vector search only ever sees filled vectors.
+// computed here, one storage fragment at a time: its waiting rows are read (no lock: embedding takes long, and other
+// runs and watcher updates go on meanwhile), embedded in calls of FILL_BATCH texts (progress, cancel), and written in
+// one commit, a job of the engine's write queue under the writer lock, after checking that the rows still wait with the
+// text that was embedded (another writer may have replaced, removed or filled them). A cancel writes what is embedded;
+// a kill loses at most the fragment in flight, and the next run continues where this one stopped. Vector search only
+// ever sees filled vectors.
 //
-// A batch's commit writes only the vector columns (a partial-schema merge): LanceDB rewrites those columns for the whole
-// fragment each filled row is in, and the rows mostly keep their place under the keyword indexes (one fragment of 1,010
-// rows in a test of 11,250 left them; keyword search scans such rows until the next optimize). The cost of a
-// batch is therefore its fragments' size: the run leaves its appended fragments (2,048 rows each) uncompacted until the
-// fill is done (indexer.ts). On one compacted fragment of 75k rows every batch of 256 wrote 117 MB and took ~140 MB more
-// memory (BENCHMARKS.md, "An in-process model's memory").
+// Why per fragment: a commit writes only the vector columns (a partial-schema merge), and LanceDB 0.37 rewrites those
+// columns for the whole fragment each written row is in (in place: the rows stay under the keyword indexes). Commits of
+// 256 rows wrote each ~2,000-row fragment of a first build 8–9 times (~0.9 GB of superseded files on the real mix until
+// the optimize after the fill); one commit per fragment writes it once. For the same reason the run leaves its appended
+// fragments uncompacted until the fill is done (indexer.ts): on one compacted fragment of 75k rows every commit wrote
+// 117 MB (BENCHMARKS.md, "An in-process model's memory").
 import type { Engine } from '../engine';
 import { embeddingText } from '../text/compounds';
-import { acquireWriterLock, WriterLockAbortedError } from './writerLock';
+import type { PendingVector } from '../store/types';
+import { acquireWriterLock, WriterLockAbortedError, WriterLockBusyError } from './writerLock';
 
-/** Passages embedded and written per batch (one queue job, one commit). */
+/** Texts per embedder call: the fill's progress steps and how soon a cancel is seen. */
 export const FILL_BATCH = 256;
+/** Rows per commit at most: one fragment's waiting rows (a run appends fragments of ~2,000 rows). */
+export const FILL_COMMIT_ROWS = 4096;
+
 export interface FillResult {
   filled: number;
   total: number;
@@ -24,13 +31,15 @@ export interface FillResult {
 }
 
 /**
- * Fills the pending vectors of the engine's index until none is left. `onBatch` reports the counts after each batch.
- * Embedder and store errors are thrown (what is filled stays filled).
+ * Fills the pending vectors of the engine's index until none is left. `onBatch` reports the counts after each embedder
+ * call (the embedded rows of the fragment in flight counted as filled) and after each commit. Embedder and store
+ * errors are thrown (what is filled stays filled).
  */
 export async function fillPendingVectors(
   engine: Engine,
   o: {
     signal?: AbortSignal;
+    /** Texts per embedder call (FILL_BATCH). */
     batch?: number;
     onBatch?: (counts: { filled: number; total: number }) => void;
   } = {},
@@ -41,46 +50,79 @@ export async function fillPendingVectors(
   let counts = await store.vectorCounts();
   o.onBatch?.(counts);
   while (counts.filled < counts.total) {
-    if (o.signal?.aborted) return { ...counts, stopped: true };
-    const done = await engine.queue.run(async () => {
-      let release: () => void;
+    if (o.signal?.aborted || !boundHere(engine)) return { ...counts, stopped: true };
+    // The waiting rows of the first fragment that has any (storage order).
+    const waiting = await store.pendingVectors(FILL_COMMIT_ROWS);
+    if (waiting.length === 0) break;
+    const rows = waiting.filter((p) => p.unit === waiting[0].unit);
+    const vectors: Float32Array[] = [];
+    let stopped = false;
+    for (let i = 0; i < rows.length; i += size) {
+      if (o.signal?.aborted) {
+        stopped = true;
+        break;
+      }
       try {
-        release = await acquireWriterLock(engine.storeDir, { wait: true, signal: o.signal, purpose: 'filling vectors' });
+        vectors.push(...(await embedder.embed(rows.slice(i, i + size).map((p) => embeddingText(p, embedder.id)), o.signal)));
       } catch (err) {
-        if (err instanceof WriterLockAbortedError) return -1;
+        // Cancelled while the embedder worked (it throws its 'cancelled' error): a stop, like one between calls.
+        if (o.signal?.aborted) {
+          stopped = true;
+          break;
+        }
         throw err;
       }
-      try {
-        // Another process may have rebound the index to another embedder meanwhile: never write this one's vectors there.
-        const bound = store.meta()?.embedder;
-        if (!bound || bound.id !== embedder.id || bound.model !== embedder.model || bound.dimension !== embedder.dimension) return -1;
-        const pending = await store.pendingVectors!(size);
-        if (pending.length === 0) return 0;
-        // A kill inside the commit leaves the mark: the next run cleans up what the killed write left on disk.
-        await store.markRun(true);
-        try {
-          let vectors: Float32Array[];
-          try {
-            vectors = await embedder.embed(pending.map((p) => embeddingText(p, embedder.id)), o.signal);
-          } catch (err) {
-            // Cancelled while the embedder worked (it throws its 'cancelled' error): a stop, like one between batches.
-            if (o.signal?.aborted) return -1;
-            throw err;
-          }
-          if (o.signal?.aborted) return -1;
-          // 0 (nothing matched) ends the loop rather than reading the same rows again.
-          return await store.fillVectors!(pending.map((p, i) => ({ id: p.id, vector: vectors[i] })));
-        } finally {
-          await store.markRun(false);
-        }
-      } finally {
-        release();
-      }
-    });
+      o.onBatch?.({ filled: Math.min(counts.total, counts.filled + vectors.length), total: counts.total });
+    }
+    const before = counts.filled;
+    const wrote = await commit(engine, rows.slice(0, vectors.length), vectors, stopped ? 'stopping' : o.signal);
     counts = await store.vectorCounts();
     o.onBatch?.(counts);
-    if (done < 0) return { ...counts, stopped: true };
-    if (done === 0) break;
+    if (stopped || wrote < 0) return { ...counts, stopped: true };
+    // Nothing written and nothing filled by anyone else: the same rows would come back; the next run tries again.
+    if (wrote === 0 && counts.filled <= before) break;
   }
   return { ...counts, stopped: false };
+}
+
+/** Whether the index is still bound to this engine's embedder (another process may have rebound it meanwhile). */
+function boundHere(engine: Engine): boolean {
+  const bound = engine.store.meta()?.embedder;
+  const { embedder } = engine;
+  return !!bound && bound.id === embedder.id && bound.model === embedder.model && bound.dimension === embedder.dimension;
+}
+
+/**
+ * Writes the vectors of the rows that still wait with the text they were embedded from: one job of the write queue,
+ * one commit under the writer lock (waited for until `signal` aborts; after a cancel, 'stopping', taken only if free).
+ * Returns the rows written, -1 when the lock could not be had or the index was rebound (nothing written).
+ */
+async function commit(engine: Engine, rows: PendingVector[], vectors: Float32Array[], signal: AbortSignal | 'stopping' | undefined): Promise<number> {
+  const { store, embedder } = engine;
+  if (rows.length === 0) return 0;
+  return engine.queue.run(async () => {
+    let release: () => void;
+    try {
+      const purpose = 'filling vectors';
+      release = await acquireWriterLock(engine.storeDir, signal === 'stopping' ? { wait: false, purpose } : { wait: true, signal, purpose });
+    } catch (err) {
+      if (err instanceof WriterLockBusyError || err instanceof WriterLockAbortedError) return -1;
+      throw err;
+    }
+    try {
+      if (!boundHere(engine)) return -1;
+      const still = new Map((await store.pendingVectors!(rows.length, rows.map((r) => r.id))).map((p) => [p.id, embeddingText(p, embedder.id)]));
+      const items = rows.flatMap((r, i) => (still.get(r.id) === embeddingText(r, embedder.id) ? [{ id: r.id, vector: vectors[i] }] : []));
+      if (items.length === 0) return 0;
+      // A kill inside the commit leaves the mark: the next run cleans up what the killed write left on disk.
+      await store.markRun(true);
+      try {
+        return await store.fillVectors!(items);
+      } finally {
+        await store.markRun(false);
+      }
+    } finally {
+      release();
+    }
+  });
 }

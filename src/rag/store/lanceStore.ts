@@ -608,15 +608,19 @@ export class LanceStore implements IndexStore {
     return rows.map((r) => rowToPassage(r as Record<string, unknown>));
   }
 
-  async pendingVectors(limit: number): Promise<PendingVector[]> {
+  async pendingVectors(limit: number, ids?: string[]): Promise<PendingVector[]> {
     if (!this.passages || !(await hasPendingColumn(this.passages))) return [];
-    const rows = await this.passages.query().where('vectorPending = true').select(['id', 'lang', 'fts_en', 'fts_de']).limit(limit).toArray();
+    if (ids && ids.length === 0) return [];
+    const where = ids ? `vectorPending = true AND ${sqlIn('id', ids)}` : 'vectorPending = true';
+    // The row address says the fragment: a fill commits one fragment's rows at once (fillVectors below).
+    const rows = await this.passages.query().where(where).select(['id', 'lang', 'fts_en', 'fts_de', '_rowaddr']).limit(limit).toArray();
     return rows.map((r) => {
-      if (r.lang !== 'de') return { id: r.id as string, indexText: r.fts_en as string };
+      const unit = Number(BigInt(r._rowaddr as bigint) >> 32n);
+      if (r.lang !== 'de') return { id: r.id as string, indexText: r.fts_en as string, unit };
       const stored = r.fts_de as string;
       const indexText = withoutParts(stored);
       const parts = stored.slice(indexText.length + PARTS_MARK.length + 2); // after "\n<mark> " 
-      return { id: r.id as string, indexText, keywordParts: parts || undefined };
+      return { id: r.id as string, indexText, keywordParts: parts || undefined, unit };
     });
   }
 
@@ -626,9 +630,10 @@ export class LanceStore implements IndexStore {
     const dim = this.requireMeta().embedder.dimension;
     for (const it of items) if (it.vector.length !== dim) throw new Error(`vector dimension ${it.vector.length}, index expects ${dim}`);
     const data = arrowRows(vectorFillSchema(dim), items.map((it) => ({ id: it.id, vectorPending: false, vector: it.vector })));
-    // Only the vector columns of rows that still exist are written (one commit); the text stays as it is. (A condition
-    // such as `target.vectorPending = true` panics in LanceDB 0.37 with a partial schema; the caller reads and fills
-    // under the writer lock, so the rows cannot change in between.)
+    // Only the vector columns of rows that still exist are written (one commit); the text stays as it is. LanceDB 0.37
+    // rewrites those columns for the whole fragment of each row (in place: the rows stay under the keyword indexes), so
+    // the fill commits one fragment's rows together. (A condition such as `target.vectorPending = true` panics in
+    // LanceDB 0.37 with a partial schema; the caller checks under the writer lock that the rows still wait.)
     await this.keepKeywordIndexCovering(items.length);
     const r = await withCommitRetry(() => table.mergeInsert('id').whenMatchedUpdateAll().execute(data));
     return Number(r.numUpdatedRows);

@@ -85,6 +85,8 @@ export interface PendingVector {
   id: string;
   indexText: string;
   keywordParts?: string;
+  /** The storage unit the row is in (LanceDB: its fragment): a fill commits one unit's rows together. */
+  unit?: number;
 }
 
 export interface IndexStore {
@@ -145,11 +147,15 @@ export interface IndexStore {
   buildVectorIndexIfDue?(o?: { trainings?: number }): Promise<boolean>;
   /** Whether buildVectorIndexIfDue() would train now (cheap: counts and the recorded build). */
   vectorIndexDue?(): Promise<boolean>;
-  /** Passages waiting for their vector (at most `limit`); without it every write carries its vectors. */
-  pendingVectors?(limit: number): Promise<PendingVector[]>;
   /**
-   * Writes vectors of pending passages by id (one commit, the caller holds the writer lock between reading the pending
-   * passages and this); a passage removed meanwhile is left out. Returns the rows filled.
+   * Passages waiting for their vector (at most `limit`, in storage order); with `ids`, those of them still waiting.
+   * Without this method every write carries its vectors.
+   */
+  pendingVectors?(limit: number, ids?: string[]): Promise<PendingVector[]>;
+  /**
+   * Writes vectors of pending passages by id (one commit, under the writer lock; the caller checks with
+   * `pendingVectors(n, ids)` that the passages still wait with the text it embedded); a passage removed meanwhile is left
+   * out. Returns the rows filled.
    */
   fillVectors?(items: { id: string; vector: Float32Array }[]): Promise<number>;
   /** Passages with a real vector and all passages. */
