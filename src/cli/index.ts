@@ -75,7 +75,7 @@ export async function run(argv: string[]): Promise<number> {
       onWait: (holder) => process.stderr.write(`docs-rag: ${describeHolder(holder)} is writing this index; waiting for it to finish (Ctrl+C to stop).\n`),
       vectorIndex: 'caller',
     });
-    if (result.vectorIndex === 'due') await vectorIndexStep(result, folder, engine.storeDir, bar);
+    if (result.vectorIndex === 'due') await vectorIndexStep(result, folder, engine.storeDir, bar, controller.signal);
   } finally {
     process.off('SIGINT', onSigint);
     bar?.clear();
@@ -95,18 +95,24 @@ export async function run(argv: string[]): Promise<number> {
  * The vector index is trained after the run, in a child process (a fresh one peaks lower: vectorIndexStep.ts). If it
  * fails, the index still answers (vector search exact) and the next run trains it: a warning, not an error.
  */
-async function vectorIndexStep(result: IndexRunResult, folder: string, storeDir: string, bar: ProgressBar | null): Promise<void> {
+async function vectorIndexStep(result: IndexRunResult, folder: string, storeDir: string, bar: ProgressBar | null, signal: AbortSignal): Promise<void> {
   bar?.update({ phase: 'vector-index', filesDone: result.files, filesTotal: result.files, passagesPerSec: 0 });
   const started = Date.now();
   const args = [...process.execArgv, process.argv[1], 'index', folder, '--store', storeDir, '--vector-index-step'];
   try {
-    const step = await spawnVectorIndexStep(args);
+    // Ctrl+C stops the step (its commit is atomic; the next run trains the index).
+    const step = await spawnVectorIndexStep(args, process.env, signal);
     result.vectorIndex = step.busy ? 'busy' : step.trained ? 'built' : 'current';
     if (step.peakRssMB) result.vectorIndexRssMB = step.peakRssMB;
   } catch (err) {
     result.vectorIndex = 'due';
-    const why = err instanceof Error ? err.message : String(err);
-    (result.warnings ??= []).push(`${why}. Search works (vector search is exact); the next run trains the vector index.`);
+    if (signal.aborted) {
+      result.cancelled = true;
+      (result.warnings ??= []).push('Stopped while training the vector index: search works (vector search is exact); the next run trains it.');
+    } else {
+      const why = err instanceof Error ? err.message : String(err);
+      (result.warnings ??= []).push(`${why}. Search works (vector search is exact); the next run trains the vector index.`);
+    }
   }
   result.vectorIndexMs = Date.now() - started;
   result.ms += result.vectorIndexMs;

@@ -2,8 +2,10 @@
 // MALLOC_ARENA_MAX=2, 128 KB mmap/trim thresholds) and node flags (INDEXING_NODE_FLAGS: small V8 semi-spaces). glibc otherwise gives each allocating thread its own arena (up to
 // 8 per core) and keeps freed memory in them; with LanceDB's threads and the parser workers that was the largest part of
 // a big run's peak resident memory (BENCHMARKS.md, "Indexing process and memory", issue 15). The variables only take
-// effect at process start, hence the child. The launcher forwards SIGTERM/SIGHUP and the exit code; the
-// child exits when the launcher goes away (IPC channel closed), so killing the command stops the run.
+// effect at process start, hence the child. The child runs in a process group of its own, so a signal reaches it once,
+// from the launcher: a terminal's Ctrl+C (sent to the launcher's group) and a SIGINT sent to the command's pid alike,
+// and SIGTERM/SIGHUP; the launcher passes the exit code on. The child exits when the launcher goes away (IPC channel
+// closed), so killing the command stops the run.
 import { spawn } from 'node:child_process';
 import * as os from 'node:os';
 import { INDEXING_MALLOC_ENV, withIndexingFlags } from '../indexProcess/protocol';
@@ -26,11 +28,12 @@ export function relaunchWithFewArenas(): Promise<number> | undefined {
     const child = spawn(process.execPath, [...withIndexingFlags(process.execArgv), ...process.argv.slice(1)], {
       stdio: ['inherit', 'inherit', 'inherit', 'ipc'],
       env: temp.env,
+      // Its own process group: a terminal's Ctrl+C reaches only this launcher, which forwards it (once, as for a SIGINT
+      // sent to this pid alone; in the same group the child got Ctrl+C twice or a lone SIGINT not at all).
+      detached: true,
     });
     child.once('exit', () => temp.dispose());
-    // Ctrl+C reaches the child directly (same process group); forwarding it too would count as a second Ctrl+C.
-    process.on('SIGINT', () => undefined);
-    for (const s of ['SIGTERM', 'SIGHUP'] as const) process.on(s, () => child.kill(s));
+    for (const s of ['SIGINT', 'SIGTERM', 'SIGHUP'] as const) process.on(s, () => child.kill(s));
     child.on('error', (err) => {
       temp.dispose();
       process.stderr.write(`docs-rag: could not start the indexing process (${err.message})\n`);

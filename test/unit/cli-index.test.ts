@@ -4,6 +4,7 @@ import { spawn } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
+import { openStore, VECTOR_INDEX_MIN_ROWS } from '../../src/rag/store';
 import { startFakeOllama } from '../helpers/ollamaServer';
 import { REALDOCS, WORKSPACE } from '../crash/snapshot';
 import { needsShared } from '../helpers/shared';
@@ -251,5 +252,97 @@ describe('docs-rag index / status (CLI end to end)', function () {
     const r = await cli(['index', folder, '--json'], { bundle: true });
     assert.equal(r.code, 0, r.stderr);
     assert.equal(r.json?.files, 3);
+  });
+});
+
+describe('docs-rag index stopped by SIGINT (on Linux the command runs the indexing in a relaunched child)', function () {
+  this.timeout(120_000);
+  const cases: [string, boolean][] = [
+    ['a SIGINT sent to the command alone (kill -INT <pid>)', false],
+    ["a terminal's Ctrl+C (SIGINT to the command's process group)", true],
+  ];
+  for (const [what, toGroup] of cases) {
+    it(`${what} stops the run once: exit 130, a summary, an index that opens with its records and passages matching`, async () => {
+      const folder = tmp('docs-rag-sigint-');
+      const store = path.join(folder, '.store');
+      try {
+        for (let i = 0; i < 600; i++) fs.writeFileSync(path.join(folder, `note-${i}.md`), `# Note ${i}\n\nWorking time and rest breaks, case ${i}.\n\n## More\n\nAnother paragraph ${i}.\n`);
+        // The launcher is the leader of a process group of its own (as a shell makes a command); no MALLOC_ARENA_MAX, so
+        // it relaunches.
+        const env = { ...process.env };
+        delete env.MALLOC_ARENA_MAX;
+        const child = spawn(process.execPath, ['--import', 'tsx', path.join(ROOT, 'src/cli.ts'), 'index', folder, '--store', store, '--json'], { cwd: ROOT, env, detached: true, stdio: ['ignore', 'pipe', 'pipe'] });
+        let stdout = '';
+        let stderr = '';
+        child.stdout.on('data', (d) => (stdout += d));
+        child.stderr.on('data', (d) => (stderr += d));
+        const closed = new Promise<number | null>((resolve) => child.on('close', (code) => resolve(code)));
+        // Signalled while it writes (it holds the writer lock from its first file to its last write).
+        const lock = path.join(store, 'writer.lock');
+        for (let waited = 0; !fs.existsSync(lock); waited += 10) {
+          assert.ok(waited < 60_000, `the run never took the writer lock: ${stderr}`);
+          await new Promise((r) => setTimeout(r, 10));
+        }
+        process.kill(toGroup ? -child.pid! : child.pid!, 'SIGINT');
+        const code = await closed;
+        assert.equal(code, 130, stderr);
+        assert.equal(stderr.split('stopping after the files in progress').length - 1, 1, `one stop, not a second Ctrl+C: ${stderr}`);
+        const summary = JSON.parse(stdout.trim().split('\n').pop()!) as { cancelled?: boolean; files: number };
+        assert.equal(summary.cancelled, true);
+        assert.ok(summary.files < 600, `stopped before the end: ${summary.files} files`);
+        const s = await openStore(store);
+        try {
+          const records = (await s.listFiles()).filter((f) => f.status === 'indexed');
+          assert.equal(await s.countPassages(), records.reduce((n, f) => n + f.passages, 0));
+        } finally {
+          await s.close();
+        }
+      } finally {
+        fs.rmSync(folder, { recursive: true, force: true });
+      }
+    });
+  }
+
+  it('Ctrl+C while the vector index is trained (in a child of the run) stops that child too: exit 130 and a warning that the next run trains it', async () => {
+    const folder = tmp('docs-rag-sigint-vi-');
+    const store = path.join(folder, '.store');
+    const stepProcesses = () =>
+      fs.readdirSync('/proc').filter((pid) => {
+        try {
+          const cmd = fs.readFileSync(`/proc/${pid}/cmdline`, 'utf8');
+          return cmd.includes('--vector-index-step') && cmd.includes(store);
+        } catch {
+          return false;
+        }
+      });
+    try {
+      // Enough passages for a vector index (VECTOR_INDEX_MIN_ROWS).
+      const section = (i: number, k: number) => `## Part ${k}\n\nClause ${k} of note ${i}: working time, rest breaks and leave, paragraph ${i * 7 + k}.\n`;
+      for (let i = 0; i < 1400; i++) fs.writeFileSync(path.join(folder, `note-${i}.md`), `# Note ${i}\n\n${[1, 2, 3, 4, 5, 6, 7].map((k) => section(i, k)).join('\n')}`);
+      const env = { ...process.env };
+      delete env.MALLOC_ARENA_MAX;
+      const child = spawn(process.execPath, ['--import', 'tsx', path.join(ROOT, 'src/cli.ts'), 'index', folder, '--store', store, '--json'], { cwd: ROOT, env, detached: true, stdio: ['ignore', 'pipe', 'pipe'] });
+      let stdout = '';
+      let stderr = '';
+      child.stdout.on('data', (d) => (stdout += d));
+      child.stderr.on('data', (d) => (stderr += d));
+      const closed = new Promise<number | null>((resolve) => child.on('close', (code) => resolve(code)));
+      let exited = false;
+      void closed.then(() => (exited = true));
+      while (stepProcesses().length === 0) {
+        assert.ok(!exited, `the run ended without a vector-index step: ${stdout}\n${stderr}`);
+        await new Promise((r) => setTimeout(r, 20));
+      }
+      process.kill(-child.pid!, 'SIGINT');
+      const code = await closed;
+      assert.equal(code, 130, stderr);
+      assert.match(stderr, /Stopped while training the vector index/);
+      const summary = JSON.parse(stdout.trim().split('\n').pop()!) as { cancelled?: boolean; chunks: number };
+      assert.equal(summary.cancelled, true);
+      assert.ok(summary.chunks >= VECTOR_INDEX_MIN_ROWS, `${summary.chunks} passages`);
+      assert.deepEqual(stepProcesses(), [], 'the step was stopped with the command');
+    } finally {
+      fs.rmSync(folder, { recursive: true, force: true });
+    }
   });
 });
