@@ -60,7 +60,8 @@ function slotFor(spec: FolderSpec): Slot {
         const what = run.full ? 'full rebuild' : run.paths ? `${run.paths.length} changed path(s)` : 'scan';
         send({ type: 'started', key: slot.spec.key, what });
         const engine = await engineOf(slot);
-        const result = await indexFolder(engine, { full: run.full, paths: run.paths, signal: run.signal, onProgress: run.onProgress, vectorIndex: 'caller' });
+        // A long vector fill gives way to runs that wait (changed files are written first; the next run fills on).
+        const result = await indexFolder(engine, { full: run.full, paths: run.paths, signal: run.signal, onProgress: run.onProgress, vectorIndex: 'caller', yieldFill: run.othersWaiting });
         if (result.vectorIndex === 'due') await vectorIndexStep(slot, result, run.signal, run.onProgress);
         return result;
       },

@@ -97,7 +97,9 @@ export class FolderWatcher {
     this.pending.clear();
     if (!full && paths!.length === 0) return;
     try {
-      const r = await this.access.use((engine) => indexFolder(engine, full ? {} : { paths }), { requireIndex: false, retry: false });
+      // A long vector fill gives way to changes seen meanwhile (their run comes next and fills on).
+      const yieldFill = () => this.pending.size > 0 || this.full;
+      const r = await this.access.use((engine) => indexFolder(engine, full ? { yieldFill } : { paths, yieldFill }), { requireIndex: false, retry: false });
       const changed = (r.added ?? 0) + (r.updated ?? 0) + (r.removed ?? 0);
       if (changed > 0 || full) this.o.log?.(`index updated: ${r.added ?? 0} added, ${r.updated ?? 0} updated, ${r.removed ?? 0} removed (${r.ms} ms)`);
       this.o.onRun?.(r, paths ?? 'all');

@@ -11,7 +11,8 @@ import { statusReport } from '../../src/cli/status';
 import { LocalEmbedder } from '../../src/rag/embed';
 import { openEngine, type Engine } from '../../src/rag/engine';
 import { fillPendingVectors } from '../../src/rag/index/fillVectors';
-import { indexFolder, type IndexProgress } from '../../src/rag/index/indexer';
+import { indexFolder, type IndexProgress, type IndexRunResult } from '../../src/rag/index/indexer';
+import { RunQueue } from '../../src/rag/index/runQueue';
 import { openStore } from '../../src/rag/store';
 import { startFakeOllama, type FakeOllama } from '../helpers/ollamaServer';
 import { runCliSource } from '../helpers/run';
@@ -241,6 +242,45 @@ describe('deferred vectors: keyword search first, vectors filled afterwards', fu
     const [old] = await engine.embedder.embed([texts.get(target.id)!.indexText]);
     assert.deepEqual(Array.from(got), Array.from(now), 'the vector of the text the row has now');
     assert.notDeepEqual(Array.from(got), Array.from(old));
+  });
+
+  it('local model: a fill gives way to a run that waits (as the extension queues a saved file): its text is written first, it fills on', async () => {
+    for (let i = 0; i < 450; i++) fs.writeFileSync(path.join(folder, `n-${i}.md`), `# Notiz ${i}\n\nRuhepausen und Werktage im Fall ${i}.\n`);
+    const engine = await open(path.join(tmp, 'store'), { provider: 'local', localModel: TINY_MODEL_DIR });
+    const local = engine.embedder as LocalEmbedder;
+    // Wired as the extension's indexing process does (src/indexProcess/main.ts).
+    const queue = new RunQueue<IndexRunResult, IndexProgress>(
+      (run) => indexFolder(engine, { full: run.full, paths: run.paths, signal: run.signal, onProgress: run.onProgress, yieldFill: run.othersWaiting }),
+      (r) => r.cancelled === true,
+    );
+    let saved: Promise<IndexRunResult> | undefined;
+    let keywordHitsAtSecondFill = -1;
+    const first = await queue.request({
+      onProgress: (p) => {
+        if (p.phase !== 'vectors' || !p.vectors?.filled || saved) return;
+        // A file saved while the first build fills its vectors (after its first embedder call).
+        fs.writeFileSync(path.join(folder, 'saved.md'), '# Gespeichert\n\nEine soeben gespeicherte Notiz über Zugvögel.\n');
+        saved = queue.request({
+          paths: [path.join(folder, 'saved.md')],
+          onProgress: (q) => {
+            if (q.phase === 'vectors' && keywordHitsAtSecondFill < 0) {
+              keywordHitsAtSecondFill = 0;
+              void engine.store.fullTextSearch('Zugvögel', { k: 3 }).then((h) => (keywordHitsAtSecondFill = h.length));
+            }
+          },
+        });
+      },
+    });
+    assert.equal(first.cancelled, undefined, 'giving way is not a cancel');
+    assert.equal(first.vectorsYielded, true);
+    assert.ok(first.vectors!.filled > 0 && first.vectors!.filled < first.vectors!.total, JSON.stringify(first.vectors));
+    assert.equal(first.vectorIndex, undefined, 'no vector index over unfilled vectors');
+    assert.equal(local.loaded, true, 'the model stays loaded for the run that continues');
+    const second = await saved!;
+    assert.equal(second.added, 1);
+    assert.equal(second.vectorsYielded, undefined);
+    assert.deepEqual(second.vectors, { filled: second.chunks, total: second.chunks });
+    assert.ok(keywordHitsAtSecondFill > 0, 'the saved file was searchable before the rest of the fill');
   });
 
   it('the builtin embedder embeds inline (no pending vectors, no vectors phase)', async () => {

@@ -39,6 +39,22 @@ describe('index: run queue (merged requests keep their own cancellation and prog
     assert.equal(await b, await a);
   });
 
+  it('tells a run whether requests wait behind it', async () => {
+    const { runs, runner } = controlledRunner();
+    const q = new RunQueue<Result, string>(runner, (r) => r.cancelled === true);
+    const first = q.request({});
+    await tick();
+    assert.equal(runs[0].run.othersWaiting(), false, 'nothing waits yet');
+    const second = q.request({ paths: ['c.md'] });
+    assert.equal(runs[0].run.othersWaiting(), true);
+    runs[0].finish();
+    await first;
+    await tick();
+    assert.equal(runs[1].run.othersWaiting(), false, 'the waiting request is this run now');
+    runs[1].finish();
+    assert.deepEqual(await second, { paths: ['c.md'], full: false, cancelled: undefined });
+  });
+
   it('a Reindex merged behind a watcher request gets progress and can be cancelled; the watcher paths still run', async () => {
     const { runs, runner } = controlledRunner();
     const q = new RunQueue<Result, string>(runner, (r) => r.cancelled === true);

@@ -28,6 +28,8 @@ export interface FillResult {
   total: number;
   /** Stopped by the signal (or the index was rebound to another embedder): the next run continues. */
   stopped: boolean;
+  /** Stopped because `yieldWhen` said so (another run waits): that run continues the fill. */
+  yielded?: boolean;
 }
 
 /**
@@ -41,6 +43,8 @@ export async function fillPendingVectors(
     signal?: AbortSignal;
     /** Texts per embedder call (FILL_BATCH). */
     batch?: number;
+    /** Asked between embedder calls: true stops the fill like a cancel (another run waits to write its files first). */
+    yieldWhen?: () => boolean;
     onBatch?: (counts: { filled: number; total: number }) => void;
   } = {},
 ): Promise<FillResult> {
@@ -51,15 +55,21 @@ export async function fillPendingVectors(
   o.onBatch?.(counts);
   while (counts.filled < counts.total) {
     if (o.signal?.aborted || !boundHere(engine)) return { ...counts, stopped: true };
+    if (o.yieldWhen?.()) return { ...counts, stopped: true, yielded: true };
     // The waiting rows of the first fragment that has any (storage order).
     const waiting = await store.pendingVectors(FILL_COMMIT_ROWS);
     if (waiting.length === 0) break;
     const rows = waiting.filter((p) => p.unit === waiting[0].unit);
     const vectors: Float32Array[] = [];
     let stopped = false;
+    let yielded = false;
     for (let i = 0; i < rows.length; i += size) {
       if (o.signal?.aborted) {
         stopped = true;
+        break;
+      }
+      if (i > 0 && o.yieldWhen?.()) {
+        yielded = true;
         break;
       }
       try {
@@ -79,6 +89,7 @@ export async function fillPendingVectors(
     counts = await store.vectorCounts();
     o.onBatch?.(counts);
     if (stopped || wrote < 0) return { ...counts, stopped: true };
+    if (yielded) return { ...counts, stopped: true, yielded: true };
     // Nothing written and nothing filled by anyone else: the same rows would come back; the next run tries again.
     if (wrote === 0 && counts.filled <= before) break;
   }

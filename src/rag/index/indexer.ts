@@ -62,6 +62,8 @@ export interface IndexRunResult {
   vectorIndexRssMB?: number;
   /** Passages with their vector, of all passages, when the run ended (a cancelled or failed fill leaves some pending). */
   vectors?: { filled: number; total: number };
+  /** The fill gave way to a waiting run (`IndexOptions.yieldFill`), which continues it. */
+  vectorsYielded?: boolean;
 }
 
 export interface IndexOptions {
@@ -85,6 +87,12 @@ export interface IndexOptions {
    * it in a process of its own (vectorIndexStep.ts; the CLI does).
    */
   vectorIndex?: 'now' | 'later' | 'caller';
+  /**
+   * Asked while a slow embedder's vectors are filled: true ends the run there (not cancelled; `vectorsYielded` in the
+   * result), so that a run waiting behind this one (a watcher's changed files) writes its text first; that run continues
+   * the fill. The extension's indexing process and `docs-rag mcp --watch` pass "another run waits".
+   */
+  yieldFill?: () => boolean;
 }
 
 /**
@@ -110,14 +118,17 @@ export async function indexFolder(engine: Engine, o: IndexOptions = {}): Promise
     searchable.at = undefined;
     const fill = await fillPendingVectors(engine, {
       signal: o.signal,
+      yieldWhen: o.yieldFill,
       onBatch: (counts) => {
         progress.vectors = counts;
         progress.report('vectors');
       },
     });
-    if (fill.stopped) result.cancelled = true;
-    // The model is not needed for the compaction and the vector index that follow (a search loads it again).
-    if (largeRun((result.added ?? 0) + (result.updated ?? 0)) || fill.filled - before.filled > 1000) await engine.embedder.release?.();
+    if (fill.yielded) result.vectorsYielded = true;
+    else if (fill.stopped) result.cancelled = true;
+    // The model is not needed for the compaction and the vector index that follow (a search loads it again); a yielded
+    // fill keeps it for the run that continues.
+    if (!fill.yielded && (largeRun((result.added ?? 0) + (result.updated ?? 0)) || fill.filled - before.filled > 1000)) await engine.embedder.release?.();
     // Now the compaction the text step left to the fill (its fragments stayed small for it) and any new rows into the
     // indexes, or, as after a builtin first build, that compaction handed to the vector-index step's fresh process (in
     // this one, after an hour's fill of the real mix, it peaked at 722 MB). A stopped fill leaves its fragments
@@ -132,7 +143,8 @@ export async function indexFolder(engine: Engine, o: IndexOptions = {}): Promise
     result.ms = Date.now() - started;
   }
   result.vectors = await engine.store.vectorCounts();
-  if (result.cancelled) return finish(result, progress);
+  // A yielded fill leaves the compaction and the vector index to the run that completes it.
+  if (result.cancelled || result.vectorsYielded) return finish(result, progress);
   return finish(await vectorIndexStep(engine, o, mode, result, started, progress, searchable.at), progress);
 }
 

@@ -25,6 +25,8 @@ export interface MergedRun<P> {
   /** Aborted when any member of the run is cancelled (the others are run again). */
   signal: AbortSignal;
   onProgress: (p: P) => void;
+  /** Whether requests wait behind this run (a long run can give way: it ends early, and they run next). */
+  othersWaiting: () => boolean;
 }
 
 interface Member<R, P> {
@@ -141,7 +143,7 @@ export class RunQueue<R, P> {
     let outcome: { ok: true; result: R } | { ok: false; error: unknown };
     this.running = (async () => {
       try {
-        outcome = { ok: true, result: await this.runner({ ...work, signal: abort.signal, onProgress }) };
+        outcome = { ok: true, result: await this.runner({ ...work, signal: abort.signal, onProgress, othersWaiting: () => this.pending.length > 0 }) };
       } catch (error) {
         outcome = { ok: false, error };
       }
