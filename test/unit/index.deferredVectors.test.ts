@@ -187,7 +187,7 @@ describe('deferred vectors: keyword search first, vectors filled afterwards', fu
 
     // One commit per fragment: each commit rewrites the vector columns of every fragment its rows are in.
     const table = (engine.store as unknown as { passages: { version(): Promise<number> } }).passages;
-    const units = new Set((await engine.store.pendingVectors!(100_000)).map((p) => p.unit));
+    const units = new Set((await engine.store.pendingVectorUnits!(100_000)).map((p) => p.unit));
     assert.ok(units.size >= 3, `fragments with waiting rows: ${units.size}`);
     const v0 = await table.version();
     const rest = await fillPendingVectors(engine, { batch: 100 });

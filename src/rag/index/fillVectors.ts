@@ -15,7 +15,7 @@
 // 117 MB (BENCHMARKS.md, "An in-process model's memory").
 import type { Engine } from '../engine';
 import { embeddingText } from '../text/compounds';
-import type { PendingVector } from '../store/types';
+import { createHash } from 'node:crypto';
 import { acquireWriterLock, WriterLockAbortedError, WriterLockBusyError } from './writerLock';
 
 /** Texts per embedder call: the fill's progress steps and how soon a cancel is seen. */
@@ -49,21 +49,22 @@ export async function fillPendingVectors(
   } = {},
 ): Promise<FillResult> {
   const { store, embedder } = engine;
-  if (!store.pendingVectors || !store.fillVectors || !store.vectorCounts) return { filled: 0, total: 0, stopped: false };
+  if (!store.pendingVectors || !store.pendingVectorUnits || !store.fillVectors || !store.vectorCounts) return { filled: 0, total: 0, stopped: false };
   const size = Math.max(1, o.batch ?? FILL_BATCH);
   let counts = await store.vectorCounts();
   o.onBatch?.(counts);
   while (counts.filled < counts.total) {
     if (o.signal?.aborted || !boundHere(engine)) return { ...counts, stopped: true };
     if (o.yieldWhen?.()) return { ...counts, stopped: true, yielded: true };
-    // The waiting rows of the first fragment that has any (storage order).
-    const waiting = await store.pendingVectors(FILL_COMMIT_ROWS);
+    // The ids of the waiting rows of the first fragment that has any (storage order); their texts are read per call,
+    // so the fill holds one call's texts, not a fragment's.
+    const waiting = await store.pendingVectorUnits(FILL_COMMIT_ROWS);
     if (waiting.length === 0) break;
-    const rows = waiting.filter((p) => p.unit === waiting[0].unit);
-    const vectors: Float32Array[] = [];
+    const ids = waiting.filter((w) => w.unit === waiting[0].unit).map((w) => w.id);
+    const embedded: Embedded[] = [];
     let stopped = false;
     let yielded = false;
-    for (let i = 0; i < rows.length; i += size) {
+    for (let i = 0; i < ids.length; i += size) {
       if (o.signal?.aborted) {
         stopped = true;
         break;
@@ -72,8 +73,11 @@ export async function fillPendingVectors(
         yielded = true;
         break;
       }
+      const texts = (await store.pendingVectors(size, ids.slice(i, i + size))).map((p) => ({ id: p.id, text: embeddingText(p, embedder.id) }));
+      if (texts.length === 0) continue;
       try {
-        vectors.push(...(await embedder.embed(rows.slice(i, i + size).map((p) => embeddingText(p, embedder.id)), o.signal)));
+        const vectors = await embedder.embed(texts.map((t) => t.text), o.signal);
+        texts.forEach((t, k) => embedded.push({ id: t.id, digest: digest(t.text), vector: vectors[k] }));
       } catch (err) {
         // Cancelled while the embedder worked (it throws its 'cancelled' error): a stop, like one between calls.
         if (o.signal?.aborted) {
@@ -82,10 +86,10 @@ export async function fillPendingVectors(
         }
         throw err;
       }
-      o.onBatch?.({ filled: Math.min(counts.total, counts.filled + vectors.length), total: counts.total });
+      o.onBatch?.({ filled: Math.min(counts.total, counts.filled + embedded.length), total: counts.total });
     }
     const before = counts.filled;
-    const wrote = await commit(engine, rows.slice(0, vectors.length), vectors, stopped ? 'stopping' : o.signal);
+    const wrote = await commit(engine, embedded, size, stopped ? 'stopping' : o.signal);
     counts = await store.vectorCounts();
     o.onBatch?.(counts);
     if (stopped || wrote < 0) return { ...counts, stopped: true };
@@ -95,6 +99,15 @@ export async function fillPendingVectors(
   }
   return { ...counts, stopped: false };
 }
+
+/** An embedded row: its vector and a digest of the text it was embedded from (checked before the write). */
+interface Embedded {
+  id: string;
+  digest: string;
+  vector: Float32Array;
+}
+
+const digest = (text: string) => createHash('sha1').update(text).digest('base64');
 
 /** Whether the index is still bound to this engine's embedder (another process may have rebound it meanwhile). */
 function boundHere(engine: Engine): boolean {
@@ -108,7 +121,7 @@ function boundHere(engine: Engine): boolean {
  * one commit under the writer lock (waited for until `signal` aborts; after a cancel, 'stopping', taken only if free).
  * Returns the rows written, -1 when the lock could not be had or the index was rebound (nothing written).
  */
-async function commit(engine: Engine, rows: PendingVector[], vectors: Float32Array[], signal: AbortSignal | 'stopping' | undefined): Promise<number> {
+async function commit(engine: Engine, rows: Embedded[], chunk: number, signal: AbortSignal | 'stopping' | undefined): Promise<number> {
   const { store, embedder } = engine;
   if (rows.length === 0) return 0;
   return engine.queue.run(async () => {
@@ -122,8 +135,13 @@ async function commit(engine: Engine, rows: PendingVector[], vectors: Float32Arr
     }
     try {
       if (!boundHere(engine)) return -1;
-      const still = new Map((await store.pendingVectors!(rows.length, rows.map((r) => r.id))).map((p) => [p.id, embeddingText(p, embedder.id)]));
-      const items = rows.flatMap((r, i) => (still.get(r.id) === embeddingText(r, embedder.id) ? [{ id: r.id, vector: vectors[i] }] : []));
+      // Rows another writer removed, filled or gave a new text since they were read are left out.
+      const items: { id: string; vector: Float32Array }[] = [];
+      for (let i = 0; i < rows.length; i += chunk) {
+        const part = rows.slice(i, i + chunk);
+        const now = new Map((await store.pendingVectors!(part.length, part.map((r) => r.id))).map((p) => [p.id, digest(embeddingText(p, embedder.id))]));
+        for (const r of part) if (now.get(r.id) === r.digest) items.push({ id: r.id, vector: r.vector });
+      }
       if (items.length === 0) return 0;
       // A kill inside the commit leaves the mark: the next run cleans up what the killed write left on disk.
       await store.markRun(true);

@@ -612,16 +612,21 @@ export class LanceStore implements IndexStore {
     if (!this.passages || !(await hasPendingColumn(this.passages))) return [];
     if (ids && ids.length === 0) return [];
     const where = ids ? `vectorPending = true AND ${sqlIn('id', ids)}` : 'vectorPending = true';
-    // The row address says the fragment: a fill commits one fragment's rows at once (fillVectors below).
-    const rows = await this.passages.query().where(where).select(['id', 'lang', 'fts_en', 'fts_de', '_rowaddr']).limit(limit).toArray();
+    const rows = await this.passages.query().where(where).select(['id', 'lang', 'fts_en', 'fts_de']).limit(limit).toArray();
     return rows.map((r) => {
-      const unit = Number(BigInt(r._rowaddr as bigint) >> 32n);
-      if (r.lang !== 'de') return { id: r.id as string, indexText: r.fts_en as string, unit };
+      if (r.lang !== 'de') return { id: r.id as string, indexText: r.fts_en as string };
       const stored = r.fts_de as string;
       const indexText = withoutParts(stored);
       const parts = stored.slice(indexText.length + PARTS_MARK.length + 2); // after "\n<mark> " 
-      return { id: r.id as string, indexText, keywordParts: parts || undefined, unit };
+      return { id: r.id as string, indexText, keywordParts: parts || undefined };
     });
+  }
+
+  async pendingVectorUnits(limit: number): Promise<{ id: string; unit: number }[]> {
+    if (!this.passages || !(await hasPendingColumn(this.passages))) return [];
+    // The row address (fragment << 32 | offset) says the fragment: a fill commits one fragment's rows at once.
+    const rows = await this.passages.query().where('vectorPending = true').select(['id', '_rowaddr']).limit(limit).toArray();
+    return rows.map((r) => ({ id: r.id as string, unit: Number(BigInt(r._rowaddr as bigint) >> 32n) }));
   }
 
   async fillVectors(items: { id: string; vector: Float32Array }[]): Promise<number> {

@@ -85,8 +85,6 @@ export interface PendingVector {
   id: string;
   indexText: string;
   keywordParts?: string;
-  /** The storage unit the row is in (LanceDB: its fragment): a fill commits one unit's rows together. */
-  unit?: number;
 }
 
 export interface IndexStore {
@@ -152,6 +150,11 @@ export interface IndexStore {
    * Without this method every write carries its vectors.
    */
   pendingVectors?(limit: number, ids?: string[]): Promise<PendingVector[]>;
+  /**
+   * Ids of passages waiting for their vector with the storage unit each is in (LanceDB: its fragment; a fill commits one
+   * unit's rows together), at most `limit`, in storage order; no texts read.
+   */
+  pendingVectorUnits?(limit: number): Promise<{ id: string; unit: number }[]>;
   /**
    * Writes vectors of pending passages by id (one commit, under the writer lock; the caller checks with
    * `pendingVectors(n, ids)` that the passages still wait with the text it embedded); a passage removed meanwhile is left
