@@ -255,6 +255,21 @@ describe('docs-rag index / status (CLI end to end)', function () {
   });
 });
 
+/**
+ * `docs-rag index <folder> --store <store> --json` from source as the leader of a process group of its own (as a shell
+ * makes a command), without MALLOC_ARENA_MAX so that it relaunches; its output collects in `out`.
+ */
+function startIndex(folder: string, store: string) {
+  const env = { ...process.env };
+  delete env.MALLOC_ARENA_MAX;
+  const child = spawn(process.execPath, ['--import', 'tsx', path.join(ROOT, 'src/cli.ts'), 'index', folder, '--store', store, '--json'], { cwd: ROOT, env, detached: true, stdio: ['ignore', 'pipe', 'pipe'] });
+  const out = { stdout: '', stderr: '' };
+  child.stdout.on('data', (d) => (out.stdout += d));
+  child.stderr.on('data', (d) => (out.stderr += d));
+  const closed = new Promise<number | null>((resolve) => child.on('close', (code) => resolve(code)));
+  return { child, out, closed };
+}
+
 describe('docs-rag index stopped by SIGINT (on Linux the command runs the indexing in a relaunched child)', function () {
   this.timeout(120_000);
   const cases: [string, boolean][] = [
@@ -267,27 +282,18 @@ describe('docs-rag index stopped by SIGINT (on Linux the command runs the indexi
       const store = path.join(folder, '.store');
       try {
         for (let i = 0; i < 600; i++) fs.writeFileSync(path.join(folder, `note-${i}.md`), `# Note ${i}\n\nWorking time and rest breaks, case ${i}.\n\n## More\n\nAnother paragraph ${i}.\n`);
-        // The launcher is the leader of a process group of its own (as a shell makes a command); no MALLOC_ARENA_MAX, so
-        // it relaunches.
-        const env = { ...process.env };
-        delete env.MALLOC_ARENA_MAX;
-        const child = spawn(process.execPath, ['--import', 'tsx', path.join(ROOT, 'src/cli.ts'), 'index', folder, '--store', store, '--json'], { cwd: ROOT, env, detached: true, stdio: ['ignore', 'pipe', 'pipe'] });
-        let stdout = '';
-        let stderr = '';
-        child.stdout.on('data', (d) => (stdout += d));
-        child.stderr.on('data', (d) => (stderr += d));
-        const closed = new Promise<number | null>((resolve) => child.on('close', (code) => resolve(code)));
+        const { child, out, closed } = startIndex(folder, store);
         // Signalled while it writes (it holds the writer lock from its first file to its last write).
         const lock = path.join(store, 'writer.lock');
         for (let waited = 0; !fs.existsSync(lock); waited += 10) {
-          assert.ok(waited < 60_000, `the run never took the writer lock: ${stderr}`);
+          assert.ok(waited < 60_000, `the run never took the writer lock: ${out.stderr}`);
           await new Promise((r) => setTimeout(r, 10));
         }
         process.kill(toGroup ? -child.pid! : child.pid!, 'SIGINT');
         const code = await closed;
-        assert.equal(code, 130, stderr);
-        assert.equal(stderr.split('stopping after the files in progress').length - 1, 1, `one stop, not a second Ctrl+C: ${stderr}`);
-        const summary = JSON.parse(stdout.trim().split('\n').pop()!) as { cancelled?: boolean; files: number };
+        assert.equal(code, 130, out.stderr);
+        assert.equal(out.stderr.split('stopping after the files in progress').length - 1, 1, `one stop, not a second Ctrl+C: ${out.stderr}`);
+        const summary = JSON.parse(out.stdout.trim().split('\n').pop()!) as { cancelled?: boolean; files: number };
         assert.equal(summary.cancelled, true);
         assert.ok(summary.files < 600, `stopped before the end: ${summary.files} files`);
         const s = await openStore(store);
@@ -319,25 +325,18 @@ describe('docs-rag index stopped by SIGINT (on Linux the command runs the indexi
       // Enough passages for a vector index (VECTOR_INDEX_MIN_ROWS).
       const section = (i: number, k: number) => `## Part ${k}\n\nClause ${k} of note ${i}: working time, rest breaks and leave, paragraph ${i * 7 + k}.\n`;
       for (let i = 0; i < 1400; i++) fs.writeFileSync(path.join(folder, `note-${i}.md`), `# Note ${i}\n\n${[1, 2, 3, 4, 5, 6, 7].map((k) => section(i, k)).join('\n')}`);
-      const env = { ...process.env };
-      delete env.MALLOC_ARENA_MAX;
-      const child = spawn(process.execPath, ['--import', 'tsx', path.join(ROOT, 'src/cli.ts'), 'index', folder, '--store', store, '--json'], { cwd: ROOT, env, detached: true, stdio: ['ignore', 'pipe', 'pipe'] });
-      let stdout = '';
-      let stderr = '';
-      child.stdout.on('data', (d) => (stdout += d));
-      child.stderr.on('data', (d) => (stderr += d));
-      const closed = new Promise<number | null>((resolve) => child.on('close', (code) => resolve(code)));
+      const { child, out, closed } = startIndex(folder, store);
       let exited = false;
       void closed.then(() => (exited = true));
       while (stepProcesses().length === 0) {
-        assert.ok(!exited, `the run ended without a vector-index step: ${stdout}\n${stderr}`);
+        assert.ok(!exited, `the run ended without a vector-index step: ${out.stdout}\n${out.stderr}`);
         await new Promise((r) => setTimeout(r, 20));
       }
       process.kill(-child.pid!, 'SIGINT');
       const code = await closed;
-      assert.equal(code, 130, stderr);
-      assert.match(stderr, /Stopped while training the vector index/);
-      const summary = JSON.parse(stdout.trim().split('\n').pop()!) as { cancelled?: boolean; chunks: number };
+      assert.equal(code, 130, out.stderr);
+      assert.match(out.stderr, /Stopped while training the vector index/);
+      const summary = JSON.parse(out.stdout.trim().split('\n').pop()!) as { cancelled?: boolean; chunks: number };
       assert.equal(summary.cancelled, true);
       assert.ok(summary.chunks >= VECTOR_INDEX_MIN_ROWS, `${summary.chunks} passages`);
       assert.deepEqual(stepProcesses(), [], 'the step was stopped with the command');
