@@ -4,8 +4,9 @@
 // A run that fails (e.g. another process is indexing) is retried after the next quiet period.
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import picomatch from 'picomatch';
+import { mergeConfig } from '../rag/engine';
 import { indexFolder, type IndexRunResult } from '../rag/index/indexer';
+import { createPathFilter } from '../rag/index/pathFilter';
 import type { IndexAccess } from './indexAccess';
 
 export interface WatchOptions {
@@ -39,9 +40,10 @@ export class FolderWatcher {
   /** Starts watching and queues the catch-up run of the whole folder. */
   start(): void {
     const folder = this.access.folder;
-    const storeRel = path.relative(folder, this.access.storeDir).split(path.sep).join('/');
-    const excluded = picomatch(['**/node_modules/**', '**/.git/**', '**/.docs-rag/**'], { dot: true });
-    const inStore = (rel: string) => !storeRel.startsWith('..') && (rel === storeRel || rel.startsWith(`${storeRel}/`));
+    // The index's own include/exclude and store folder (index/pathFilter.ts, as the walker and the VS Code watcher):
+    // changes to other files start no run, so they neither cost a walk nor make a vector fill give way.
+    const { ingest } = mergeConfig(this.access.o.config);
+    const filter = createPathFilter(folder, { include: ingest.include, exclude: ingest.exclude, storeDir: this.access.storeDir });
     this.watcher = fs.watch(folder, { recursive: true }, (_event, name) => {
       if (!name) {
         this.full = true;
@@ -49,9 +51,10 @@ export class FolderWatcher {
         return;
       }
       const rel = name.toString().split(path.sep).join('/');
-      if (inStore(rel) || excluded(rel) || excluded(`${rel}/`)) return;
-      this.pending.add(rel);
-      this.schedule();
+      if (filter.accepts(rel) || (filter.entersDir(rel) && folderOrGone(path.join(folder, rel)))) {
+        this.pending.add(rel);
+        this.schedule();
+      }
     });
     this.watcher.on('error', (err) => this.o.log?.(`watching ${folder} failed: ${err.message}`));
     this.schedule(0);
@@ -111,5 +114,17 @@ export class FolderWatcher {
       else for (const p of paths!) this.pending.add(p);
       this.schedule(this.maxWaitMs);
     }
+  }
+}
+
+/**
+ * A path that is no document of the index still matters when it is a folder (moved or copied in: its documents) or
+ * gone (it may have been a folder of indexed documents; the run removes what was indexed at or under it, else nothing).
+ */
+function folderOrGone(abs: string): boolean {
+  try {
+    return fs.statSync(abs).isDirectory();
+  } catch {
+    return true;
   }
 }

@@ -1,0 +1,80 @@
+// `docs-rag mcp --watch`'s FolderWatcher (src/mcp/watch.ts) on a real folder and store: it selects changes with the
+// index's own include/exclude (index/pathFilter.ts), so files the index never holds start no run (a vector fill would
+// give way to each such run), while documents, new folders and deleted paths do.
+import * as assert from 'node:assert/strict';
+import * as fs from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import type { IndexRunResult } from '../../src/rag/index/indexer';
+import { IndexAccess } from '../../src/mcp/indexAccess';
+import { FolderWatcher } from '../../src/mcp/watch';
+
+describe('mcp --watch: which changes start a run', function () {
+  this.timeout(120_000);
+  let tmp: string;
+  let access: IndexAccess;
+  let watcher: FolderWatcher;
+  const runs: (string[] | 'all')[] = [];
+
+  before(async () => {
+    tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'docs-rag-watch-'));
+    const folder = path.join(tmp, 'docs');
+    fs.mkdirSync(path.join(folder, 'drafts'), { recursive: true });
+    fs.writeFileSync(path.join(folder, 'a.md'), '# A\n\nDas Zwiebelfischregister wird jährlich geführt.\n');
+    access = new IndexAccess({ folder, storeDir: path.join(tmp, 'store'), config: { ingest: { exclude: ['**/drafts/**'] } } });
+    watcher = new FolderWatcher(access, {
+      debounceMs: 100,
+      maxWaitMs: 1000,
+      onRun: (r: IndexRunResult | Error, paths) => {
+        if (r instanceof Error) throw r;
+        runs.push(paths);
+      },
+    });
+    watcher.start();
+    await watcher.idle();
+  });
+
+  after(async () => {
+    await watcher.stop();
+    await access.close();
+    fs.rmSync(tmp, { recursive: true, force: true });
+  });
+
+  const settle = async () => {
+    // Longer than the debounce and the longest wait, so an event that queued anything has run by now.
+    await new Promise((r) => setTimeout(r, 1500));
+    await watcher.idle();
+  };
+
+  it('starts no run for files outside the include globs or inside excluded folders', async () => {
+    assert.deepEqual(runs, ['all'], 'the catch-up run');
+    const folder = access.folder;
+    fs.writeFileSync(path.join(folder, 'build.log'), 'not a document\n');
+    fs.writeFileSync(path.join(folder, 'cache.bin'), Buffer.alloc(64));
+    fs.writeFileSync(path.join(folder, 'drafts/wip.md'), '# Draft\n');
+    fs.appendFileSync(path.join(folder, 'build.log'), 'more\n');
+    await settle();
+    assert.deepEqual(runs, ['all'], 'no run after changes the index does not hold');
+  });
+
+  it('runs for a document, a folder moved in and a deleted path', async () => {
+    const folder = access.folder;
+    fs.writeFileSync(path.join(folder, 'b.md'), '# B\n\nDas Krakenhaftungsgesetz gilt sofort.\n');
+    await settle();
+    assert.deepEqual(runs.slice(1), [['b.md']]);
+    const count = () => access.use((engine) => engine.store.countPassages());
+    const before = await count();
+    const outside = path.join(tmp, 'moved');
+    fs.mkdirSync(outside);
+    fs.writeFileSync(path.join(outside, 'c.md'), '# C\n\nDie Quallenverordnung tritt außer Kraft.\n');
+    fs.renameSync(outside, path.join(folder, 'moved'));
+    await settle();
+    // The folder's own event (Node's recursive watch may add its files' events as it starts watching it).
+    assert.ok(runs.slice(2).some((p) => p !== 'all' && p.includes('moved')), JSON.stringify(runs));
+    assert.ok((await count()) > before, 'the moved-in folder\'s document is indexed');
+    fs.rmSync(path.join(folder, 'moved'), { recursive: true });
+    await settle();
+    assert.ok(runs.slice(3).some((p) => p !== 'all' && p.some((x) => x === 'moved' || x === 'moved/c.md')), JSON.stringify(runs));
+    assert.equal(await count(), before, 'the deleted folder\'s passages are removed');
+  });
+});
