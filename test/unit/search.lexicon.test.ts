@@ -239,6 +239,16 @@ describe('retrieval with synonyms and translations (generated corpus)', function
     assert.ok(fusion.notes?.some((n) => /^vector weight 0\.10 .*question in the other language/.test(n)), JSON.stringify(fusion.notes));
   });
 
+  it('a phrase translation covers its word only whole: the head word alone ("wage") does not count', () => {
+    // Else a generic English word shared by the translations ("period" of notice period, trial period) makes any
+    // passage holding it look like an answer to the whole German question, and the translated list is weighted up.
+    const tr = translationList('Mindestlohn', 'de', { perWord: 3 })!;
+    assert.ok(tr.added.includes('minimum wage'), tr.added.join());
+    const hit = (text: string) => ({ passage: { text, headingPath: [] }, score: 1 }) as unknown as SearchHit;
+    assert.equal(coverage([hit('The wage is paid at the end of each month.')], tr.groups), 0);
+    assert.equal(coverage([hit('The minimum wage is paid for each hour worked.')], tr.groups), 1);
+  });
+
   it('default+prf runs the feedback list and notes it without document words', async () => {
     const r = await createRetriever(engine, { config: 'default+prf', detect: detectLanguage }).retrieve('Arbeitszeit Stunden', { k: 5, context: false });
     const span = r.trace.find((s) => s.name === 'prf');

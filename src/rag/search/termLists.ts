@@ -13,7 +13,10 @@ export interface TermList {
   text: string;
   /** Terms added to the question (synonyms, translations, feedback terms). */
   added: string[];
-  /** Per content word of the question: the stems (in `lang`) that count as that word in a passage (for coverage). */
+  /**
+   * Per content word of the question: the alternatives (in `lang`) that count as that word in a passage (for coverage).
+   * An alternative is a stem, or the space-separated stems of a phrase ("notic period"), which counts only whole.
+   */
   groups: Set<string>[];
 }
 
@@ -107,7 +110,10 @@ export function translationList(query: string, queryLang: Lang, o: TranslationOp
     const g = new Set<string>();
     if (found) {
       for (const t of rankTranslations(found, o.frequency).slice(0, o.perWord)) {
-        for (const w of words(t)) if (isContentWord(w, to)) g.add(stem(w, to));
+        // A phrase ("notice period" for Kündigungsfrist) counts as the word only with all its content words: its head
+        // alone ("period") is a different, usually generic word.
+        const stems = words(t).filter((w) => isContentWord(w, to)).map((w) => stem(w, to));
+        if (stems.length) g.add(stems.join(' '));
         if (!seen.has(t)) {
           seen.add(t);
           added.push(t);
@@ -142,17 +148,20 @@ export function rankTranslations(targets: string[], frequency?: (term: string) =
 
 /**
  * Share of the question's content words found in the best of the first `top` hits (a word counts when one of its
- * group's stems occurs in the passage). Compares how well a list in one language answers the question with a list in the other.
+ * group's alternatives occurs in the passage: a stem, or every stem of a phrase). Compares how well a list in one language answers the question with a list in the other.
  * A stem is looked for as a substring of the folded passage text (no tokenising or stemming of passages: microseconds),
  * which also finds it inside German compounds.
  */
 export function coverage(hits: SearchHit[], groups: Set<string>[], top = 3): number {
   if (groups.length === 0) return 0;
-  const folded = groups.map((g) => [...g].map(fold).filter((x) => x.length >= 3));
+  // Each group's alternatives as lists of folded stems (a phrase: several); stems under 3 letters say nothing.
+  const folded = groups.map((g) =>
+    [...g].map((alt) => alt.split(' ').map(fold).filter((x) => x.length >= 3)).filter((alt) => alt.length > 0),
+  );
   let best = 0;
   for (const h of hits.slice(0, top)) {
     const text = fold(`${h.passage.headingPath.join(' ')} ${h.passage.text}`);
-    const covered = folded.filter((g) => g.some((x) => text.includes(x))).length;
+    const covered = folded.filter((g) => g.some((alt) => alt.every((x) => text.includes(x)))).length;
     best = Math.max(best, covered / groups.length);
   }
   return best;
