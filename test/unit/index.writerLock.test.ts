@@ -10,6 +10,7 @@ import { openEngine } from '../../src/rag/engine';
 import { indexFolder } from '../../src/rag/index/indexer';
 import {
   WRITER_LOCK_FILE,
+  FOREIGN_STALE_MS,
   WriterLockBusyError,
   acquireWriterLock,
   processStartTime,
@@ -91,6 +92,30 @@ describe('writer lock: one writer per store across processes', function () {
     );
     const third = await acquireWriterLock(store, { wait: false });
     third();
+  });
+
+  it('a lock of another host is taken over only once its holder stopped touching it; a holder touches its lock', async () => {
+    const store = path.join(tmp, 'store');
+    fs.mkdirSync(store);
+    const lock = path.join(store, WRITER_LOCK_FILE);
+    // Its pid may well exist here: another host's processes are never looked at, only the lock file's age.
+    fs.writeFileSync(lock, JSON.stringify({ pid: process.pid, host: `${os.hostname()}-elsewhere`, since: 1, purpose: 'indexing' }));
+    await assert.rejects(acquireWriterLock(store, { wait: false }), (err: unknown) => {
+      assert.ok(err instanceof WriterLockBusyError);
+      assert.match((err as Error).message, /on .*-elsewhere.*taken over 2 minutes after its last sign of life/);
+      return true;
+    });
+    const old = new Date(Date.now() - FOREIGN_STALE_MS - 60_000);
+    fs.utimesSync(lock, old, old);
+    const release = await acquireWriterLock(store, { wait: false, heartbeatMs: 50 });
+    assert.equal(readHolder(store)?.host, os.hostname());
+    // The new holder's heartbeat: its lock file's mtime moves forward again after being set back.
+    fs.utimesSync(lock, old, old);
+    const until = Date.now() + 10_000;
+    while (fs.statSync(lock).mtimeMs < Date.now() - 5_000 && Date.now() < until) await new Promise((r) => setTimeout(r, 50));
+    assert.ok(fs.statSync(lock).mtimeMs > Date.now() - 5_000, 'the holder touched its lock');
+    release();
+    assert.equal(fs.existsSync(lock), false);
   });
 
   it('a live holder in another process makes a run wait (or fail with --no-wait), then the run completes', async () => {

@@ -5,13 +5,19 @@
 // `<store>/writer.lock` holds the holder's pid, its process start time and what it is doing. It is created atomically
 // (written to a private temp file, then hard-linked into place: link fails if the lock exists), so a reader of the lock
 // never sees half of it. A lock whose holder is dead (or whose pid now belongs to another process: the start time differs)
-// is stale and is reclaimed under a short-lived reclaim mutex, so two reclaimers cannot both win.
+// is stale and is reclaimed under a short-lived reclaim mutex, so two reclaimers cannot both win. The processes of
+// another machine (a store on a shared drive, a dev container rebuilt under a new host name) cannot be checked: the
+// holder touches the lock file every HEARTBEAT_MS, and a lock of another host untouched for FOREIGN_STALE_MS is stale.
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { setTimeout as delay } from 'node:timers/promises';
 
 export const WRITER_LOCK_FILE = 'writer.lock';
+/** How often a holder touches its lock file (its mtime is the holder's last sign of life). */
+export const HEARTBEAT_MS = 15_000;
+/** A lock of another host whose file was not touched for this long is stale (8 missed heartbeats). */
+export const FOREIGN_STALE_MS = 120_000;
 
 export interface LockHolder {
   pid: number;
@@ -22,6 +28,8 @@ export interface LockHolder {
   since: number;
   /** What the holder does ("index", "optimize", ...). */
   purpose: string;
+  /** Set when read, not stored: the lock file's mtime, the holder's last heartbeat (epoch ms). */
+  touchedAt?: number;
 }
 
 export interface AcquireOptions {
@@ -33,11 +41,16 @@ export interface AcquireOptions {
   purpose?: string;
   /** Poll interval while waiting (ms). */
   pollMs?: number;
+  /** How often the holder touches the lock file (default HEARTBEAT_MS). */
+  heartbeatMs?: number;
 }
 
 export class WriterLockBusyError extends Error {
   constructor(readonly holder: LockHolder, storeDir: string) {
-    super(`${describeHolder(holder)} is writing this index (${storeDir}). Wait for it to finish (docs-rag index --wait), or stop it and run again.`);
+    super(
+      `${describeHolder(holder)} is writing this index (${storeDir}). Wait for it to finish (docs-rag index --wait), or stop it and run again.` +
+        (holder.host !== os.hostname() ? ` If that machine or container is gone, its lock is taken over ${FOREIGN_STALE_MS / 60_000} minutes after its last sign of life.` : ''),
+    );
     this.name = 'WriterLockBusyError';
   }
 }
@@ -76,18 +89,25 @@ export function isAlive(pid: number): boolean {
   }
 }
 
-/** A holder that can no longer be writing: its process is gone, or its pid was reused by another process. */
+/**
+ * A holder that can no longer be writing: its process is gone, or its pid was reused by another process; on another
+ * host, its lock file has not been touched for FOREIGN_STALE_MS.
+ */
 export function isStale(h: LockHolder): boolean {
-  if (h.host !== os.hostname()) return false; // cannot check another machine's processes: never steal
+  // Another machine's processes cannot be checked: only a lock its holder stopped touching is stale.
+  if (h.host !== os.hostname()) return h.touchedAt !== undefined && Date.now() - h.touchedAt > FOREIGN_STALE_MS;
   if (!isAlive(h.pid)) return true;
-  const now = processStartTime(h.pid);
-  return h.procStart !== undefined && now !== undefined && now !== h.procStart;
+  const started = processStartTime(h.pid);
+  return h.procStart !== undefined && started !== undefined && started !== h.procStart;
 }
 
 export function readHolder(storeDir: string): LockHolder | null {
   try {
-    const h = JSON.parse(fs.readFileSync(path.join(storeDir, WRITER_LOCK_FILE), 'utf8')) as LockHolder;
-    return typeof h?.pid === 'number' ? h : null;
+    const file = path.join(storeDir, WRITER_LOCK_FILE);
+    const h = JSON.parse(fs.readFileSync(file, 'utf8')) as LockHolder;
+    if (typeof h?.pid !== 'number') return null;
+    h.touchedAt = fs.statSync(file).mtimeMs;
+    return h;
   } catch {
     return null;
   }
@@ -174,6 +194,17 @@ export async function acquireWriterLock(storeDir: string, o: AcquireOptions = {}
     await sleep(o.pollMs ?? 100, o.signal);
   }
   held.add(key);
+  // The heartbeat: the lock file's mtime says the holder is alive (what a process on another host can check).
+  const lockFile = path.join(key, WRITER_LOCK_FILE);
+  const heartbeat = setInterval(() => {
+    try {
+      const t = new Date();
+      fs.utimesSync(lockFile, t, t);
+    } catch {
+      /* removed by hand: nothing to keep alive */
+    }
+  }, o.heartbeatMs ?? HEARTBEAT_MS);
+  heartbeat.unref();
   if (!exitHook) {
     exitHook = true;
     process.once('exit', () => {
@@ -184,6 +215,7 @@ export async function acquireWriterLock(storeDir: string, o: AcquireOptions = {}
   return () => {
     if (released) return;
     released = true;
+    clearInterval(heartbeat);
     held.delete(key);
     releaseFile(key);
   };
