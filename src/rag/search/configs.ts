@@ -40,6 +40,11 @@ export interface SearchSettings extends AugmentSettings, LinkSettings {
    * word (one edit away) or as a compound with one corrected part (text/spelling.ts), in the German column.
    */
   spelling: boolean;
+  /**
+   * Word formation: German question words the index's vocabulary does not know, joined by the nouns and adjectives it
+   * derives from the same base ("krank" → "krankheit"; text/derivations.ts), in the German column.
+   */
+  derivations: boolean;
   /** Model-free expansion of the query (German compound splitting + stems) as an extra keyword list. */
   lexicalExpansion: boolean;
   /** Thesaurus expansion (OpenThesaurus / WordNet): the question's words plus synonyms as a separately weighted keyword list. */
@@ -118,6 +123,7 @@ export const BASE_SETTINGS: SearchSettings = {
   otherLanguageWeight: 0.75,
   exactTokenWeight: 1,
   spelling: true,
+  derivations: true,
   lexicalExpansion: false,
   synonyms: false,
   synonymWeight: 0.15,
@@ -182,6 +188,7 @@ export const NAMED_CONFIGS: Record<string, { description: string; settings: Part
     settings: { collapseNested: false },
   },
   'default-spelling': { description: 'default without the spelling tolerance (unknown German words corrected against the index vocabulary)', settings: { spelling: false } },
+  'default-derivations': { description: 'default without word formation (unknown German question words joined by their derived relatives in the index vocabulary)', settings: { derivations: false } },
   'default+synonyms': { description: 'default + thesaurus synonyms (OpenThesaurus / WordNet) as a weighted keyword list', settings: { synonyms: true } },
   'default-bridge': { description: 'default without the German-English dictionary bridge (translated terms in the other column)', settings: { bridge: false } },
   'default+all-lists': {

@@ -11,6 +11,7 @@ import type { SearchSettings } from './configs';
 import { hypotheticalDocument, multiQuery } from './expand';
 import { lexicalVariant } from './lexical';
 import { compoundParts } from '../text/compounds';
+import { derivationTerms } from '../text/derivations';
 import { spellingTerms } from '../text/spelling';
 import { stem } from './lexicon';
 import { currentVocabulary } from '../store/vocabulary';
@@ -341,7 +342,9 @@ function languageLists(q: QueryRun, vocab: ReturnType<typeof currentVocabulary>,
   // Words the German vocabulary does not know, corrected against it (German questions only: the vocabulary is German).
   const spelling = vocab && s.spelling && q.analysis.lang === 'de' ? spellingTerms(q.query, vocab, (w) => stem(w, 'de')) : '';
   if (spelling) q.tracer.note('analysis', `spelling: ${spelling}`);
-  const keywordParts = [compound, spelling].filter(Boolean).join(' ');
+  const derived = vocab && s.derivations && q.analysis.lang === 'de' ? derivationTerms(q.query, vocab, (w) => stem(w, 'de')) : '';
+  if (derived) q.tracer.note('analysis', `word formation: ${derived}`);
+  const keywordParts = [compound, spelling, derived].filter(Boolean).join(' ');
   return {
     keywordParts,
     // An empty vocabulary means the index has no German passage: its column is not searched.
