@@ -121,9 +121,20 @@ function isWritable(dir: string): boolean {
   }
 }
 
+/** The --folder value, absolute; a usage error when it is missing or not a folder. */
 export function requireFolder(folder: string | undefined): string {
   if (!folder) throw new UsageError('--folder <folder> is required');
-  return path.resolve(folder);
+  const abs = path.resolve(folder);
+  if (!isFolder(abs)) throw new UsageError(`folder not found: ${abs}`);
+  return abs;
+}
+
+export function isFolder(p: string): boolean {
+  try {
+    return fs.statSync(p).isDirectory();
+  } catch {
+    return false;
+  }
 }
 
 /** With --json the last line of stdout is one JSON object. */

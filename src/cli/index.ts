@@ -1,5 +1,4 @@
 // docs-rag index <folder>: builds or updates the index of a folder (incremental, crash-safe).
-import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { openEngine, type EngineConfigOverrides } from '../rag/engine';
 import { describeHolder } from '../rag/index/writerLock';
@@ -7,7 +6,7 @@ import { indexFolder, type IndexProgress, type IndexRunResult } from '../rag/ind
 import { VECTOR_STEP_MARK, runVectorIndexStep, spawnVectorIndexStep } from '../rag/index/vectorIndexStep';
 import { useLanceWriterEnv } from '../rag/store/lanceEnv';
 import { defaultConfig, type OcrConfig } from '../rag/config';
-import { UsageError, parse, printJson, resolveStore } from './common';
+import { UsageError, isFolder, parse, printJson, resolveStore } from './common';
 import { prepareLocalModel } from './localModel';
 import { embedOverrides } from './searchOptions';
 
@@ -34,9 +33,7 @@ export async function run(argv: string[]): Promise<number> {
   if (values.wait && values['no-wait']) throw new UsageError('--wait and --no-wait exclude each other');
   if (positionals.length !== 1) throw new UsageError('index needs exactly one <folder>');
   const folder = path.resolve(positionals[0]);
-  if (!fs.existsSync(folder) || !fs.statSync(folder).isDirectory()) {
-    throw new UsageError(`folder not found: ${folder}`);
-  }
+  if (!isFolder(folder)) throw new UsageError(`folder not found: ${folder}`);
   // A writer: LanceDB's memory settings for index builds (store/lanceEnv.ts), inherited by the vector-index step's child.
   useLanceWriterEnv();
   if (values['vector-index-step']) {

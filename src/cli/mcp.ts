@@ -1,6 +1,5 @@
 // docs-rag mcp --folder <folder>: serves the folder's index to MCP clients (Claude Code, Cursor, Continue, VS Code agent
 // mode) over stdio. stdout carries the protocol only; logs go to stderr. See src/mcp/ for the server and its tools.
-import * as fs from 'node:fs';
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
 import { IndexAccess } from '../mcp/indexAccess';
 import { createMcpServer } from '../mcp/server';
@@ -27,7 +26,6 @@ export async function run(argv: string[]): Promise<number> {
   });
   if (positionals.length) throw new UsageError(`mcp takes no positional arguments (got ${positionals.map((p) => JSON.stringify(p)).join(' ')}); use --folder <folder>`);
   const folder = requireFolder(values.folder);
-  if (!fs.existsSync(folder) || !fs.statSync(folder).isDirectory()) throw new UsageError(`folder not found: ${folder}`);
   const { embed } = embedOverrides({ embedder: values.embedder, model: values['embed-model'], 'ollama-host': values['ollama-host'] });
   await prepareLocalModel(embed);
 

@@ -109,6 +109,13 @@ describe('docs-rag search (CLI, real index)', function () {
     const bad = cli(['search', 'x', '--folder', folder, '--config', 'nope']);
     assert.notEqual(bad.code, 0);
     assert.match(bad.stderr, /Use one of: .*bm25/);
+    // A folder that does not exist is named as such (it was reported as read-only, with a store in the user's cache).
+    for (const command of [['search', 'x'], ['ask', 'Wie lange?'], ['status']]) {
+      const missing = cli([...command, '--folder', path.join(empty, 'nope')]);
+      assert.equal(missing.code, 2, `${command[0]}: ${missing.stderr}`);
+      assert.match(missing.stderr, /folder not found: .*nope/);
+      assert.doesNotMatch(missing.stderr, /read-only/);
+    }
     fs.rmSync(empty, { recursive: true, force: true });
   });
 });
