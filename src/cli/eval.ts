@@ -12,7 +12,7 @@ import { evaluateBeir, evaluateWorkspace, summaryJson, type EvalReport } from '.
 import { createRetriever } from '../rag/search';
 import { BASE_SETTINGS, NAMED_CONFIGS, type SearchSettings } from '../rag/search/configs';
 import type { ChatModel } from '../rag/types';
-import { UsageError, parse, printJson } from './common';
+import { UsageError, isFolder, parse, printJson, requireFolder } from './common';
 import { prepareLocalModel } from './localModel';
 import { SEARCH_FLAGS, chatModelFrom, embedOverrides, searchOverrides } from './searchOptions';
 
@@ -81,8 +81,10 @@ export async function run(argv: string[]): Promise<number> {
         onProgress: progress(config),
       });
   } else {
-    const folder = path.resolve(values.folder!);
-    const queries = loadWorkspaceQueries(path.resolve(values.queries!));
+    const folder = requireFolder(values.folder);
+    const queryFile = path.resolve(values.queries!);
+    if (!fs.existsSync(queryFile) || isFolder(queryFile)) throw new UsageError(`questions file not found: ${queryFile}`);
+    const queries = loadWorkspaceQueries(queryFile);
     const qs = limit ? queries.slice(0, limit) : queries;
     const chunk = chunkOverrides(values['chunk-scale'], values['chunk-strategy']);
     const storeDir = path.resolve(values.store ?? cacheDir('ws', folder, { ...embed, ...chunk }));

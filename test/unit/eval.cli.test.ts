@@ -78,5 +78,12 @@ describe('docs-rag eval (CLI)', function () {
     const human = cli(['eval', '--folder', folder, '--queries', path.join(folder, 'questions.jsonl'), '--store', path.join(tmp, 'ws-store'), '--config', 'bm25']);
     assert.match(human.stdout, /\| bm25 \| \d+ \| [\d.]+ \|/);
     assert.equal(cli(['eval', '--folder', folder]).code, 2, 'missing --queries is a usage error');
+    // A folder or questions file that does not exist is named (a missing folder was indexed as empty and measured).
+    const noFolder = cli(['eval', '--folder', path.join(tmp, 'nope'), '--queries', path.join(folder, 'questions.jsonl')]);
+    assert.equal(noFolder.code, 2);
+    assert.match(noFolder.stderr, /folder not found: .*nope/);
+    const noFile = cli(['eval', '--folder', folder, '--queries', path.join(tmp, 'nope.jsonl')]);
+    assert.equal(noFile.code, 2);
+    assert.match(noFile.stderr, /questions file not found: .*nope\.jsonl/);
   });
 });
