@@ -37,20 +37,41 @@ describe('loader robustness', function () {
   needsShared('eval/realdocs');
   this.timeout(60_000);
 
-  it('random bytes give a document (text formats) or a per-file LoadError (binary formats)', async () => {
+  it('random bytes give a per-file LoadError: binary data (text formats), corrupt or no text (binary formats)', async () => {
     // Fixed seeds (a run that fails can be repeated), plus a few fresh random inputs each run.
     const inputs = [...[1, 2, 3, 4, 5, 6, 7, 8].map((seed) => seededBytes(seed, 4096 + seed * 500)), ...[0, 1, 2].map((i) => randomBytes(4096 + i * 1000))];
     // Noise that once made linkedom's title getter throw a TypeError (no documentElement).
     inputs.push(readFileSync(path.join(__dirname, '../fixtures/ingest/noise-without-markup.html')));
-    for (const bytes of inputs) {
+    for (const [i, bytes] of inputs.entries()) {
       for (const format of FORMATS) {
         const o = await outcome(bytes, format);
         if (['pdf', 'docx', 'pptx', 'xlsx'].includes(format)) {
           assert.ok(o instanceof LoadError, `${format}: random bytes parsed as a document`);
           assert.ok(['corrupt', 'no-text'].includes(o.kind), `${format}: ${o.kind} ${o.message}`);
+        } else if (i < inputs.length - 1) {
+          // Random bytes under a text name are binary data, not text in some legacy code page.
+          assert.ok(o instanceof LoadError, `${format}: random bytes parsed as a document`);
+          assert.equal(o.kind, 'unsupported');
+          assert.match(o.message, /binary data, not text/);
         }
       }
     }
+  });
+
+  it('text formats: UTF-16 without a byte order mark is decoded; binary data under a text name is refused; form feeds and escapes are text', async () => {
+    const german = '# Urlaub\n\nDer Urlaub beträgt jährlich mindestens 24 Werktage.\n';
+    for (const [enc, bytes] of [['le', Buffer.from(german, 'utf16le')], ['be', Buffer.from(german, 'utf16le').swap16()]] as const) {
+      const doc = await parseBytes(bytes, 'md', 'u.md');
+      const text = doc.blocks.map((b) => b.text).join('\n');
+      assert.match(text, /Der Urlaub beträgt jährlich mindestens 24 Werktage\./, `UTF-16${enc.toUpperCase()}: ${text}`);
+      assert.ok(!text.includes('\0'));
+    }
+    // A PNG renamed to .txt: its header has zero bytes.
+    const png = Buffer.concat([Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0, 0, 0, 0x0d]), Buffer.from('IHDR'), Buffer.alloc(200, 7)]);
+    await assert.rejects(parseBytes(png, 'txt', 'image.txt'), (err: unknown) => err instanceof LoadError && err.kind === 'unsupported' && /binary data/.test(err.message));
+    const log = Buffer.from('Page one\fPage two \x1b[1mbold\x1b[0m and more words in the text.\n', 'utf8');
+    const doc = await parseBytes(log, 'txt', 'log.txt');
+    assert.match(doc.blocks.map((b) => b.text).join(' '), /Page two/);
   });
 
   it('an Office package of the wrong kind is a per-file outcome, not a crash', async () => {

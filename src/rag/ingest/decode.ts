@@ -1,5 +1,7 @@
-// Bytes → string for the text formats: BOM first, then a declared charset, then UTF-8 with a fallback.
+// Bytes → string for the text formats: BOM first, then UTF-16 without a BOM (by its zero bytes), then a declared
+// charset, then UTF-8 with a fallback. Bytes that are no text at all (a binary file named .md or .txt) are refused.
 import * as iconv from 'iconv-lite';
+import { LoadError } from '../types';
 
 export interface Decoded {
   text: string;
@@ -14,6 +16,45 @@ export function sniffBom(bytes: Uint8Array): { encoding: string; skip: number } 
   if (bytes.length >= 2 && bytes[0] === 0xff && bytes[1] === 0xfe) return { encoding: 'utf16le', skip: 2 };
   if (bytes.length >= 2 && bytes[0] === 0xfe && bytes[1] === 0xff) return { encoding: 'utf16be', skip: 2 };
   return null;
+}
+
+/** Bytes looked at to tell text from binary data and UTF-16 without a BOM. */
+const SAMPLE_BYTES = 64 * 1024;
+/** Share of control bytes (other than tab, line feed, carriage return, form feed, escape) above which bytes are no text. */
+const MAX_CONTROL_SHARE = 0.1;
+
+/**
+ * UTF-16 without a BOM, told by its zero bytes: text of Latin letters in UTF-16 has a zero in every other byte, at odd
+ * offsets (little endian) or even ones (big endian). Null when the sample does not look like that.
+ */
+export function sniffUtf16(bytes: Uint8Array): 'utf16le' | 'utf16be' | null {
+  const n = Math.min(bytes.length, SAMPLE_BYTES) & ~1;
+  if (n < 4) return null;
+  let even = 0;
+  let odd = 0;
+  for (let i = 0; i < n; i += 2) {
+    if (bytes[i] === 0) even++;
+    if (bytes[i + 1] === 0) odd++;
+  }
+  const pairs = n / 2;
+  if (odd > pairs * 0.3 && even < pairs * 0.02) return 'utf16le';
+  if (even > pairs * 0.3 && odd < pairs * 0.02) return 'utf16be';
+  return null;
+}
+
+/** Throws when the bytes are binary data: zero bytes, or many control bytes, where text has none. */
+export function refuseBinary(bytes: Uint8Array): void {
+  const n = Math.min(bytes.length, SAMPLE_BYTES);
+  let zero = 0;
+  let control = 0;
+  for (let i = 0; i < n; i++) {
+    const b = bytes[i];
+    if (b === 0) zero++;
+    else if (b < 0x20 && b !== 0x09 && b !== 0x0a && b !== 0x0d && b !== 0x0c && b !== 0x1b) control++;
+  }
+  if (zero > 0 || control > n * MAX_CONTROL_SHARE) {
+    throw new LoadError('unsupported', 'the file holds binary data, not text; is its file name extension right?');
+  }
 }
 
 /** True when the bytes are valid UTF-8. */
@@ -67,6 +108,9 @@ export function decodeText(bytes: Uint8Array, declared?: string | null): Decoded
     return { text: iconv.decode(Buffer.from(bytes.buffer, bytes.byteOffset + bom.skip, bytes.length - bom.skip), bom.encoding), encoding: bom.encoding, warnings };
   }
   const buf = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.length);
+  const utf16 = sniffUtf16(bytes);
+  if (utf16) return { text: iconv.decode(buf, utf16), encoding: utf16, warnings: ['UTF-16 text without a byte order mark; decoded by its zero bytes'] };
+  refuseBinary(bytes);
   const utf8Ok = isValidUtf8(bytes);
   if (declared) {
     const enc = encodingForLabel(declared);
