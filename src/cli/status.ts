@@ -1,7 +1,7 @@
 // docs-rag status --folder <folder>: what the index holds, which embedder built it, the last run, and per-file problems.
 import * as fs from 'node:fs';
 import { isAlive } from '../rag/index/writerLock';
-import { openStore } from '../rag/store';
+import { describeVectorSearch, openStore, readVectorIndexInfo, type VectorIndexInfo } from '../rag/store';
 import { META_FILE } from '../rag/store/meta';
 import type { IndexMeta, IndexStore } from '../rag/store/types';
 import type { LinkKind } from '../rag/types';
@@ -32,6 +32,7 @@ export async function run(argv: string[]): Promise<number> {
       `Passages: ${passages.total} (L0 documents ${passages.L0}, L1 sections ${passages.L1}, L2 passages ${passages.L2})`,
       `Links: ${report.links} (${Object.entries(report.linksByKind).map(([k, n]) => `${k} ${n}`).join(', ')}; ${report.unresolvedLinks} not resolved: target not in the index)`,
       `Embedder: ${embedder ? `${embedder.id}:${embedder.model} (dimension ${embedder.dimension})` : 'none'}`,
+      `Vector search: ${describeVectorSearch(report.vectorIndex, report.passages.total)}`,
       `Vectors: ${report.vectors.filled} of ${report.vectors.total}${report.vectors.filled < report.vectors.total ? ` (keyword search covers every passage; ${report.running ? 'the running index run fills the rest' : `the next run fills the rest: docs-rag index ${folder}`})` : ''}`,
       `Last run: ${lastRun ? `${new Date(lastRun.finishedAt).toISOString()} (${((lastRun.finishedAt - lastRun.startedAt) / 1000).toFixed(1)} s, ${lastRun.errors} problems)` : 'never'}`,
     ];
@@ -56,6 +57,8 @@ export interface StatusReport {
   passages: { total: number; L0: number; L1: number; L2: number };
   /** Passages with their vector, of all (a slow embedder's vectors are filled after the text is written). */
   vectors: { filled: number; total: number };
+  /** The last vector-index build's decision (mode 'ivf' or 'exact', measured recall); null when none was trained. */
+  vectorIndex: VectorIndexInfo | null;
   /** Edges of the reference graph that resolve now (both ends in the index), by kind; 0 for a store built before links. */
   links: number;
   linksByKind: Record<LinkKind, number>;
@@ -91,6 +94,7 @@ export async function statusReport(store: IndexStore, folder: string, storeDir: 
     files: { total: records.length, ...byStatus },
     passages,
     vectors,
+    vectorIndex: readVectorIndexInfo(storeDir),
     links: graph?.links ?? 0,
     linksByKind: graph?.byKind ?? { link: 0, reference: 0, name: 0, definition: 0 },
     unresolvedLinks: graph?.unresolved ?? 0,

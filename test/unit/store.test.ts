@@ -2,7 +2,7 @@ import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { VECTOR_INDEX_MIN_ROWS, VECTOR_MIN_RECALL, VECTOR_RECALL_SAMPLE, VECTOR_TRAINING_ATTEMPTS, openStore, type LanceStore } from '../../src/rag/store';
+import { VECTOR_INDEX_MIN_ROWS, VECTOR_MIN_RECALL, VECTOR_RECALL_SAMPLE, VECTOR_TRAINING_ATTEMPTS, describeVectorSearch, openStore, readVectorIndexInfo, type LanceStore } from '../../src/rag/store';
 import type { FileRecord } from '../../src/rag/store/types';
 import type { IndexedPassage, Lang, Level } from '../../src/rag/types';
 
@@ -206,6 +206,9 @@ describe('LanceStore (real LanceDB in a temp dir)', () => {
     assert.equal(info.sample, VECTOR_RECALL_SAMPLE);
     assert.equal(info.attempts, 1, 'kept at the first training');
     assert.ok((await store.indexNames()).some((x) => x.startsWith('vector')), 'vector index kept');
+    // What `docs-rag status` and `docs-rag index` say about it (read from the store folder, no LanceDB needed).
+    assert.deepEqual(readVectorIndexInfo(dir), info);
+    assert.equal(describeVectorSearch(info, rows.length), `IVF index, ${info.nprobes} of ${info.partitions} partitions searched (recall@10 ${info.recallAt10[info.nprobes!]} against exact search)`);
     const [ann] = await store.vectorSearch(rows[4242], { k: 1 });
     const [exact] = await store.vectorSearch(rows[4242], { k: 1, exact: true });
     assert.equal(ann.passage.text, exact.passage.text);
@@ -260,6 +263,10 @@ describe('LanceStore (real LanceDB in a temp dir)', () => {
     assert.equal(info.attempts, VECTOR_TRAINING_ATTEMPTS, 'trained again before giving up');
     assert.ok(Object.values(info.recallAt10).every((x) => x < VECTOR_MIN_RECALL), JSON.stringify(info));
     assert.ok(!(await store.indexNames()).some((x) => x.startsWith('vector')), 'vector index dropped');
+    // Said as such: `docs-rag index` reported "the vector index was trained" and nothing more.
+    assert.match(describeVectorSearch(info, rows.length), /^exact: the trained index was not kept, its recall@10 against exact search stayed below 0\.95 \(0\.\d+ at \d+ of \d+ partitions\)/);
+    assert.match(describeVectorSearch(null, 500), /^exact \(below 10,000 passages/);
+    assert.match(describeVectorSearch(null, rows.length), /no vector index trained yet/);
     // Exact search: the ten nearest rows of a query are the same with and without `exact`.
     const q = rows[123];
     const a = await store.vectorSearch(q, { k: 10 });

@@ -142,6 +142,32 @@ export interface OpenStoreOptions {
   indexCacheBytes?: number;
 }
 
+/** The last vector-index build's decision in the store folder `dir` (null: never built, or written before the recall check). */
+export function readVectorIndexInfo(dir: string): VectorIndexInfo | null {
+  try {
+    const info = JSON.parse(fs.readFileSync(path.join(dir, VECTOR_INDEX_FILE), 'utf8')) as Partial<VectorIndexInfo>;
+    // Files written before the recall check have no mode: treat them as unchecked, so the next optimize re-checks them.
+    return info.mode ? (info as VectorIndexInfo) : null;
+  } catch {
+    return null;
+  }
+}
+
+/** One line on how vector search runs, from the last build's decision (`info`) and the table's size. */
+export function describeVectorSearch(info: VectorIndexInfo | null, passages: number): string {
+  if (!info) {
+    return passages < VECTOR_INDEX_MIN_ROWS
+      ? `exact (below ${VECTOR_INDEX_MIN_ROWS.toLocaleString('en')} passages no vector index is needed)`
+      : 'exact (no vector index trained yet: the next run trains it)';
+  }
+  const best = Object.entries(info.recallAt10).sort((a, b) => b[1] - a[1])[0];
+  if (info.mode === 'ivf') return `IVF index, ${info.nprobes} of ${info.partitions} partitions searched (recall@10 ${info.recallAt10[String(info.nprobes)]} against exact search)`;
+  return (
+    `exact: the trained index was not kept, its recall@10 against exact search stayed below ${info.minRecall}` +
+    `${best ? ` (${best[1]} at ${best[0]} of ${info.partitions} partitions)` : ''}; searches over many passages are slower`
+  );
+}
+
 /** Opens (or creates) the store in `dir` (made absolute: LanceDB reads some relative paths as cloud URIs). */
 export async function openStore(dir: string, options: OpenStoreOptions = {}): Promise<LanceStore> {
   const abs = path.resolve(dir);
@@ -778,13 +804,7 @@ export class LanceStore implements IndexStore {
 
   /** What the last vector-index build decided (null: never built, e.g. below VECTOR_INDEX_MIN_ROWS). */
   vectorIndexInfo(): VectorIndexInfo | null {
-    try {
-      const info = JSON.parse(fs.readFileSync(path.join(this.dir, VECTOR_INDEX_FILE), 'utf8')) as Partial<VectorIndexInfo>;
-      // Files written before the recall check have no mode: treat them as unchecked, so the next optimize re-checks them.
-      return info.mode ? (info as VectorIndexInfo) : null;
-    } catch {
-      return null;
-    }
+    return readVectorIndexInfo(this.dir);
   }
 
   /** Rows the keyword indexes cover and rows outside them (of the less covering of the two); null without an index. */
