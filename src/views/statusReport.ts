@@ -1,6 +1,7 @@
 // Index status: a one-line summary (status bar, Docs view) and a full report (command, /status) listing every
 // per-file problem with its reason.
 import * as vscode from 'vscode';
+import { describeVectorSearch, readVectorIndexInfo } from '../rag/store/vectorIndexInfo';
 import type { EngineHost, FolderStatus } from './engineHost';
 import type { ViewStatus } from './webviewProtocol';
 
@@ -69,6 +70,7 @@ export async function statusMarkdown(host: EngineHost): Promise<string> {
       `- Documents indexed: ${documents(s)}`,
       `- Passages: ${s.passages}`,
       `- Embedder: ${s.embedder}`,
+      `- Vector search: ${describeVectorSearch(readVectorIndexInfo(s.storeDir), s.passages)}`,
       `- Last run: ${when(s.lastRun?.finishedAt)}${s.lastRun ? ` (${s.lastRun.files} files, ${s.lastRun.unchanged} unchanged, ${s.lastRun.errors} errors)` : ''}`,
       `- Index folder: \`${s.storeDir}\``,
       '',

@@ -4,6 +4,7 @@ import './quietLogs';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import * as lancedb from '@lancedb/lancedb';
+import { VECTOR_INDEX_FILE, VECTOR_INDEX_MIN_ROWS, VECTOR_MIN_RECALL, readVectorIndexInfo, type VectorIndexInfo } from './vectorIndexInfo';
 import type { Connection, Table } from '@lancedb/lancedb';
 import { BooleanQuery, Index, MatchQuery, Occur, PhraseQuery, type FullTextQuery } from '@lancedb/lancedb';
 import type { EmbedderInfo, Lang, Level, LinkRow, Passage, SearchHit } from '../types';
@@ -60,15 +61,6 @@ function arrowRows(schema: ReturnType<typeof passagesSchema>, rows: Record<strin
 }
 
 /**
- * From this many passages a vector index (IVF_FLAT, cosine) is trained and checked against exact search. Below it search
- * is exact: IVF training is random, and near the recall threshold (SciFact's 5,183 rows: 0.947 at 7 of 18 partitions in one
- * build, >= 0.95 in another) a random build decided whether the vector list lost a tenth of its quality (default nDCG@10
- * 0.681 exact vs 0.606 with the index). Exact search at 5k rows costs ~20 ms.
- */
-export const VECTOR_INDEX_MIN_ROWS = 10_000;
-/** The index is used only where its recall@10 against exact (flat) search, measured at build time, reaches this. */
-export const VECTOR_MIN_RECALL = 0.95;
-/**
  * Shares of the IVF partitions tried per vector query, smallest first; the first whose measured recall reaches
  * VECTOR_MIN_RECALL is used. An index that needs more than 3/8 of the partitions scans too much to be worth its recall
  * loss: search stays exact.
@@ -85,7 +77,6 @@ const RECALL_TIE_EPSILON = 1e-6;
  * it runs in the vector-index step after the run, off the time to first search.
  */
 export const VECTOR_TRAINING_ATTEMPTS = 2;
-const VECTOR_INDEX_FILE = 'vector-index.json';
 const IN_CHUNK = 500;
 /** Rows rewritten per commit when only their keyword parts change (`rewriteKeywordParts`): ~16 MB of vectors. */
 const REWRITE_ROWS = 4000;
@@ -114,23 +105,6 @@ function trainingsLeft(info: VectorIndexInfo): number {
   return Math.max(0, VECTOR_TRAINING_ATTEMPTS - (info.attempts ?? VECTOR_TRAINING_ATTEMPTS));
 }
 
-/** vector-index.json: the build-time decision and the recall measurement behind it. */
-export interface VectorIndexInfo {
-  /** 'ivf': IVF_FLAT searched with `nprobes`; 'exact': no index passed the recall check, search is flat. */
-  mode: 'ivf' | 'exact';
-  rows: number;
-  partitions: number;
-  nprobes: number | null;
-  /** Measured recall@10 against exact search, by nprobes (the table's own rows as queries, self excluded; a row as near as the 10th exact neighbour counts). */
-  recallAt10: Record<string, number>;
-  minRecall: number;
-  sample: number;
-  /** Trainings done (VECTOR_TRAINING_ATTEMPTS at most); recallAt10 is the last one's. */
-  attempts: number;
-  trainMs: number;
-  checkMs: number;
-  builtAt: string;
-}
 
 export interface OpenStoreOptions {
   /** See LanceDB's readConsistencyInterval; 0 (default) = every read sees the latest commit of any process. */
@@ -140,32 +114,6 @@ export interface OpenStoreOptions {
    * probed IVF partition whole; the recall check's searches touch most of them (BENCHMARKS.md, w15m).
    */
   indexCacheBytes?: number;
-}
-
-/** The last vector-index build's decision in the store folder `dir` (null: never built, or written before the recall check). */
-export function readVectorIndexInfo(dir: string): VectorIndexInfo | null {
-  try {
-    const info = JSON.parse(fs.readFileSync(path.join(dir, VECTOR_INDEX_FILE), 'utf8')) as Partial<VectorIndexInfo>;
-    // Files written before the recall check have no mode: treat them as unchecked, so the next optimize re-checks them.
-    return info.mode ? (info as VectorIndexInfo) : null;
-  } catch {
-    return null;
-  }
-}
-
-/** One line on how vector search runs, from the last build's decision (`info`) and the table's size. */
-export function describeVectorSearch(info: VectorIndexInfo | null, passages: number): string {
-  if (!info) {
-    return passages < VECTOR_INDEX_MIN_ROWS
-      ? `exact (below ${VECTOR_INDEX_MIN_ROWS.toLocaleString('en')} passages no vector index is needed)`
-      : 'exact (no vector index trained yet: the next run trains it)';
-  }
-  const best = Object.entries(info.recallAt10).sort((a, b) => b[1] - a[1])[0];
-  if (info.mode === 'ivf') return `IVF index, ${info.nprobes} of ${info.partitions} partitions searched (recall@10 ${info.recallAt10[String(info.nprobes)]} against exact search)`;
-  return (
-    `exact: the trained index was not kept, its recall@10 against exact search stayed below ${info.minRecall}` +
-    `${best ? ` (${best[1]} at ${best[0]} of ${info.partitions} partitions)` : ''}; searches over many passages are slower`
-  );
 }
 
 /** Opens (or creates) the store in `dir` (made absolute: LanceDB reads some relative paths as cloud URIs). */
@@ -181,6 +129,8 @@ export async function openStore(dir: string, options: OpenStoreOptions = {}): Pr
   await store.init();
   return store;
 }
+
+export { VECTOR_INDEX_MIN_ROWS, VECTOR_MIN_RECALL, type VectorIndexInfo };
 
 export class LanceStore implements IndexStore {
   private metaCache: IndexMeta | null;
