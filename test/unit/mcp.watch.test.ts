@@ -8,6 +8,7 @@ import * as path from 'node:path';
 import type { IndexRunResult } from '../../src/rag/index/indexer';
 import { IndexAccess } from '../../src/mcp/indexAccess';
 import { FolderWatcher } from '../../src/mcp/watch';
+import { startFakeOllama, type FakeOllama } from '../helpers/ollamaServer';
 
 describe('mcp --watch: which changes start a run', function () {
   this.timeout(120_000);
@@ -76,5 +77,62 @@ describe('mcp --watch: which changes start a run', function () {
     await settle();
     assert.ok(runs.slice(3).some((p) => p !== 'all' && p.some((x) => x === 'moved' || x === 'moved/c.md')), JSON.stringify(runs));
     assert.equal(await count(), before, 'the deleted folder\'s passages are removed');
+  });
+});
+
+describe('mcp --watch: a vector fill gives way to a change', function () {
+  this.timeout(180_000);
+  let tmp: string;
+  let server: FakeOllama;
+  let access: IndexAccess;
+  let watcher: FolderWatcher;
+
+  before(async () => {
+    // A slow embedder (every /api/embed answered after 300 ms): the fill of the catch-up run takes several calls.
+    server = await startFakeOllama({ delayMs: 300 });
+    tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'docs-rag-watch-fill-'));
+  });
+  after(async () => {
+    await watcher?.stop();
+    await access?.close();
+    await server.close();
+    fs.rmSync(tmp, { recursive: true, force: true });
+  });
+
+  it('a file saved during the catch-up run\'s fill is written by the next run, which fills on (yieldFill wired)', async () => {
+    const folder = path.join(tmp, 'docs');
+    fs.mkdirSync(folder);
+    for (let i = 0; i < 400; i++) fs.writeFileSync(path.join(folder, `n-${i}.md`), `# Notiz ${i}\n\nRuhepausen und Werktage im Fall ${i}.\n`);
+    access = new IndexAccess({
+      folder,
+      storeDir: path.join(tmp, 'store'),
+      config: { embed: { provider: 'ollama', model: 'nomic-embed-text', ollamaHost: server.url } },
+      embedderOverride: true,
+    });
+    const runs: { paths: string[] | 'all'; r: IndexRunResult }[] = [];
+    watcher = new FolderWatcher(access, {
+      debounceMs: 100,
+      maxWaitMs: 1000,
+      onRun: (r, paths) => {
+        if (r instanceof Error) throw r;
+        runs.push({ paths, r });
+      },
+    });
+    watcher.start();
+    // The fill has begun once a passage batch reached the model (the first /api/embed is init's dimension probe).
+    const until = Date.now() + 120_000;
+    while (server.requests.filter((q) => q.path === '/api/embed').length < 2 && Date.now() < until) await new Promise((r) => setTimeout(r, 20));
+    fs.writeFileSync(path.join(folder, 'saved.md'), '# Gespeichert\n\nEine soeben gespeicherte Notiz über Zugvögel.\n');
+    await watcher.idle();
+    while (runs.length < 2 && Date.now() < until) await new Promise((r) => setTimeout(r, 50));
+    const [catchUp, next] = runs;
+    assert.equal(catchUp.paths, 'all');
+    assert.equal(catchUp.r.vectorsYielded, true, JSON.stringify(catchUp.r.vectors));
+    assert.ok(catchUp.r.vectors!.filled < catchUp.r.vectors!.total, JSON.stringify(catchUp.r.vectors));
+    assert.deepEqual(next.paths, ['saved.md']);
+    assert.equal(next.r.added, 1);
+    const last = runs[runs.length - 1].r;
+    assert.equal(last.vectors!.filled, last.vectors!.total, 'the next run filled every vector');
+    assert.ok(last.vectors!.total > catchUp.r.vectors!.total, 'the saved file\'s passages included');
   });
 });
