@@ -2,7 +2,7 @@ import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { VECTOR_INDEX_MIN_ROWS, VECTOR_MIN_RECALL, VECTOR_RECALL_SAMPLE, VECTOR_TRAINING_ATTEMPTS, describeVectorSearch, openStore, readVectorIndexInfo, type LanceStore } from '../../src/rag/store';
+import { VECTOR_INDEX_MIN_ROWS, VECTOR_MIN_RECALL, VECTOR_PROBE_SHARES, VECTOR_RECALL_SAMPLE, VECTOR_TRAINING_ATTEMPTS, describeVectorSearch, openStore, readVectorIndexInfo, type LanceStore } from '../../src/rag/store';
 import type { FileRecord } from '../../src/rag/store/types';
 import type { IndexedPassage, Lang, Level } from '../../src/rag/types';
 
@@ -262,6 +262,9 @@ describe('LanceStore (real LanceDB in a temp dir)', () => {
     assert.equal(info.nprobes, null);
     assert.equal(info.attempts, VECTOR_TRAINING_ATTEMPTS, 'trained again before giving up');
     assert.ok(Object.values(info.recallAt10).every((x) => x < VECTOR_MIN_RECALL), JSON.stringify(info));
+    // Every probe share was tried before giving up, half the partitions last (still far cheaper than exact search).
+    assert.deepEqual(Object.keys(info.recallAt10).map(Number).sort((a, b) => a - b), VECTOR_PROBE_SHARES.map((x) => Math.ceil(info.partitions * x)));
+    assert.equal(VECTOR_PROBE_SHARES[VECTOR_PROBE_SHARES.length - 1], 1 / 2);
     assert.ok(!(await store.indexNames()).some((x) => x.startsWith('vector')), 'vector index dropped');
     // Said as such: `docs-rag index` reported "the vector index was trained" and nothing more.
     assert.match(describeVectorSearch(info, rows.length), /^exact: the trained index was not kept, its recall@10 against exact search stayed below 0\.95 \(0\.\d+ at \d+ of \d+ partitions\)/);
