@@ -44,14 +44,15 @@ export class FolderWatcher {
     // changes to other files start no run, so they neither cost a walk nor make a vector fill give way.
     const { ingest } = mergeConfig(this.access.o.config);
     const filter = createPathFilter(folder, { include: ingest.include, exclude: ingest.exclude, storeDir: this.access.storeDir });
-    this.watcher = fs.watch(folder, { recursive: true }, (_event, name) => {
+    this.watcher = fs.watch(folder, { recursive: true }, (event, name) => {
       if (!name) {
         this.full = true;
         this.schedule();
         return;
       }
       const rel = name.toString().split(path.sep).join('/');
-      if (filter.accepts(rel) || (filter.entersDir(rel) && folderOrGone(path.join(folder, rel)))) {
+      // A content change of a file the index does not hold needs no look (a build log written line by line).
+      if (filter.accepts(rel) || (event === 'rename' && filter.entersDir(rel) && folderOrGone(path.join(folder, rel)))) {
         this.pending.add(rel);
         this.schedule();
       }

@@ -131,7 +131,46 @@ export async function openStore(dir: string, options: OpenStoreOptions = {}): Pr
   return store;
 }
 
-export { VECTOR_INDEX_MIN_ROWS, VECTOR_MIN_RECALL, type VectorIndexInfo };
+
+/** Partitions of the IVF_FLAT index for a table of `rows` (sqrt(n)/4: see buildVectorIndex). */
+export function vectorPartitions(rows: number): number {
+  return Math.max(2, Math.round(Math.sqrt(rows) / 4));
+}
+
+/**
+ * The recall check of a vector index (also bench/vectorProbes.ts): VECTOR_RECALL_SAMPLE of the table's own rows, spread
+ * over it, each with the exact distances of its 10 nearest other rows; `recallAt(nprobes)` is the share of those the index
+ * finds at `nprobes`, a row counting when it is as near as the 10th exact one (ties: of 19 copies of a passage at distance
+ * 0, which ten a search lists is arbitrary, and counted by id the index of a workspace with copied files missed; the
+ * generated 10k bench lost its index that way).
+ */
+export async function recallCheck(table: Table, rows: number): Promise<{ size: number; samples: Float32Array[]; recallAt(nprobes: number): Promise<number> }> {
+  const step = Math.max(1, Math.floor(rows / VECTOR_RECALL_SAMPLE));
+  const offsets = Array.from({ length: Math.min(VECTOR_RECALL_SAMPLE, rows) }, (_, i) => Math.min(rows - 1, i * step + (step >> 1)));
+  const sample = (await table.takeOffsets(offsets).select(['id', 'vector']).toArray()).map((r) => ({ id: r.id as string, v: toFloat32(r.vector) }));
+  const nearest = async (v: Float32Array, self: string, nprobes?: number) => {
+    let q = table.vectorSearch(v).distanceType('cosine').select(['id']).limit(11);
+    q = nprobes === undefined ? q.bypassVectorIndex() : q.nprobes(nprobes);
+    return (await q.toArray()).filter((r) => r.id !== self).slice(0, 10).map((r) => r._distance as number);
+  };
+  const exact: number[][] = [];
+  for (const s of sample) exact.push(await nearest(s.v, s.id));
+  return {
+    size: sample.length,
+    samples: sample.map((s) => s.v),
+    async recallAt(nprobes: number) {
+      let found = 0;
+      let total = 0;
+      for (const [i, s] of sample.entries()) {
+        const tenth = exact[i][exact[i].length - 1] ?? 0;
+        const got = await nearest(s.v, s.id, nprobes);
+        found += Math.min(exact[i].length, got.filter((d) => d <= tenth + RECALL_TIE_EPSILON).length);
+        total += exact[i].length;
+      }
+      return total ? Math.round((found / total) * 1000) / 1000 : 1;
+    },
+  };
+}
 
 export class LanceStore implements IndexStore {
   private metaCache: IndexMeta | null;
@@ -684,20 +723,8 @@ export class LanceStore implements IndexStore {
     // Trainings an earlier process did on this same table whose check failed count towards VECTOR_TRAINING_ATTEMPTS.
     const before = this.vectorIndexInfo();
     const done = before && before.mode === 'exact' && before.rows === rows ? VECTOR_TRAINING_ATTEMPTS - trainingsLeft(before) : 0;
-    const partitions = Math.max(2, Math.round(Math.sqrt(rows) / 4));
-    const step = Math.max(1, Math.floor(rows / VECTOR_RECALL_SAMPLE));
-    const offsets = Array.from({ length: Math.min(VECTOR_RECALL_SAMPLE, rows) }, (_, i) => Math.min(rows - 1, i * step + (step >> 1)));
-    const sample = (await table.takeOffsets(offsets).select(['id', 'vector']).toArray()).map((r) => ({ id: r.id as string, v: toFloat32(r.vector) }));
-    const nearest = async (v: Float32Array, self: string, nprobes?: number) => {
-      let q = table.vectorSearch(v).distanceType('cosine').select(['id']).limit(11);
-      q = nprobes === undefined ? q.bypassVectorIndex() : q.nprobes(nprobes);
-      return (await q.toArray()).filter((r) => r.id !== self).slice(0, 10).map((r) => r._distance as number);
-    };
-    // Per sample the exact distances of its 10 nearest rows; a row the index finds counts when it is as near as the
-    // 10th of them (ties: of 19 copies of a passage at distance 0, which ten a search lists is arbitrary, and counted by
-    // id the index of a workspace with copied files missed; the generated 10k bench lost its index that way).
-    const exact: number[][] = [];
-    for (const s of sample) exact.push(await nearest(s.v, s.id));
+    const partitions = vectorPartitions(rows);
+    const check = await recallCheck(table, rows);
     let trainMs = 0;
     let recall: Record<string, number> = {};
     let chosen: number | null = null;
@@ -711,15 +738,7 @@ export class LanceStore implements IndexStore {
       for (const share of VECTOR_PROBE_SHARES) {
         const nprobes = Math.max(1, Math.ceil(partitions * share));
         if (recall[nprobes] !== undefined) continue;
-        let found = 0;
-        let total = 0;
-        for (const [i, s] of sample.entries()) {
-          const tenth = exact[i][exact[i].length - 1] ?? 0;
-          const got = await nearest(s.v, s.id, nprobes);
-          found += Math.min(exact[i].length, got.filter((d) => d <= tenth + RECALL_TIE_EPSILON).length);
-          total += exact[i].length;
-        }
-        recall[nprobes] = total ? Math.round((found / total) * 1000) / 1000 : 1;
+        recall[nprobes] = await check.recallAt(nprobes);
         if (recall[nprobes] >= VECTOR_MIN_RECALL) {
           chosen = nprobes;
           break;
@@ -734,7 +753,7 @@ export class LanceStore implements IndexStore {
       nprobes: chosen,
       recallAt10: recall,
       minRecall: VECTOR_MIN_RECALL,
-      sample: sample.length,
+      sample: check.size,
       attempts,
       trainMs,
       checkMs: Date.now() - start - trainMs,
