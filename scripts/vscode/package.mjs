@@ -25,10 +25,12 @@ const EXTERNAL = ['@lancedb/lancedb', 'apache-arrow', 'tesseract.js', '@napi-rs/
 const WORKER_MODULES = [
   'tesseract.js/src/worker-script/index.js', 'tesseract.js/src/worker-script/node/getCore.js',
   'tesseract.js/src/worker-script/node/gunzip.js', 'tesseract.js/src/worker-script/node/cache.js',
-  // tesseract.js 7 passes a boolean where node's getCore expects an OEM, so Node loads the full (non-LSTM-only) cores.
+  // tesseract.js 7 passes a boolean where node's getCore expects an OEM, so Node loads the full (non-LSTM-only) cores,
+  // each reading its .wasm beside it: the LSTM-only cores and the *.wasm.js copies (cores with the WASM inlined, for
+  // bundlers) are never loaded and stay out (UNUSED_CORES).
   'tesseract.js-core/tesseract-core-relaxedsimd', 'tesseract.js-core/tesseract-core-simd', 'tesseract.js-core/tesseract-core',
-  'tesseract.js-core/tesseract-core-relaxedsimd-lstm', 'tesseract.js-core/tesseract-core-simd-lstm', 'tesseract.js-core/tesseract-core-lstm',
 ];
+const UNUSED_CORES = /^extension\/node_modules\/tesseract\.js-core\/(tesseract-core[^/]*-lstm\.[^/]*|[^/]*\.wasm\.js)$/;
 // onnxruntime-node ships every platform's library inside its package; the VSIX carries the target's folder only.
 // Alpine (musl) has none: there the local embedder reports that it cannot load and the builtin one keeps working.
 const ORT_BINARY = { 'linux-x64': 'linux/x64', 'linux-arm64': 'linux/arm64', 'darwin-arm64': 'darwin/arm64', 'win32-x64': 'win32/x64', 'win32-arm64': 'win32/arm64' };
@@ -188,6 +190,7 @@ for (const f of readdirSync(path.join(root, 'data/lexicon')).filter((f) => /\.ts
 
 // 4. Nothing that should stay out.
 for (const n of names) {
+  if (UNUSED_CORES.test(n)) problems.push(`tesseract core that Node never loads packed: ${n}`);
   if (/^extension\/(src|test|bench|scripts|out|test-results|\.ci)\//.test(n) || /\.(map|ts)$/.test(n) || /\.vsix$/.test(n)) {
     problems.push(`should not be packed: ${n}`);
   }

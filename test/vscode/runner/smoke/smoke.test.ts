@@ -2,7 +2,11 @@
 // the dev stage, the installed VSIX in the package stage), registers its commands, and @docs answers through
 // the deterministic test language model with [n] citations taken from the fixture workspace.
 import * as assert from 'node:assert/strict';
+import { execFile } from 'node:child_process';
+import { copyFileSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { promisify } from 'node:util';
 import * as vscode from 'vscode';
 import { screenshot } from '../driverClient';
 
@@ -113,6 +117,41 @@ describe(`local embedder (${stage})`, () => {
       }
     } finally {
       await embedder.close();
+    }
+  });
+});
+
+describe(`OCR (${stage})`, () => {
+  it('the extension\'s own indexer reads a scanned PDF: tesseract\'s WASM core and traineddata load from the extension', async function () {
+    this.timeout(180_000);
+    const ext = vscode.extensions.getExtension(EXTENSION_ID);
+    assert.ok(ext);
+    const shared = process.env.DOCS_RAG_SHARED;
+    assert.ok(shared, 'DOCS_RAG_SHARED (the evaluation data, for the scanned PDF) is not set');
+    // The extension's CLI bundle (the installed VSIX in the package stage) indexes a folder holding only an image-only
+    // PDF: its parser worker renders the page with the extension's canvas and recognises it with the extension's
+    // tesseract.js core and dist/tessdata — no text without all of them.
+    const dir = mkdtempSync(path.join(tmpdir(), 'docs-rag-ocr-'));
+    try {
+      const folder = path.join(dir, 'docs');
+      mkdirSync(folder);
+      copyFileSync(path.join(shared, 'eval/realdocs/pdf/linn.pdf'), path.join(folder, 'linn.pdf'));
+      const cli = path.join(ext.extensionPath, 'dist/cli.js');
+      const env = { ...process.env, ELECTRON_RUN_AS_NODE: '1', DOCS_RAG_TESSDATA: '' };
+      const store = path.join(dir, 'store');
+      const run = promisify(execFile);
+      const indexed = JSON.parse((await run(process.execPath, [cli, 'index', folder, '--store', store, '--json'], { env })).stdout) as { files: number; errors: unknown[] };
+      assert.equal(indexed.files, 1);
+      assert.deepEqual(indexed.errors, []);
+      const found = JSON.parse((await run(process.execPath, [cli, 'search', 'polyphonic tracks MIDI channels', '--folder', folder, '--store', store, '--json'], { env })).stdout) as { results: { path: string; text: string }[] };
+      assert.equal(found.results[0]?.path, 'linn.pdf');
+      assert.match(found.results[0].text, /polyphonic tracks/);
+      if (stage === 'package') {
+        const repo = process.env.DOCS_RAG_REPO ?? '';
+        assert.ok(!path.resolve(ext.extensionPath).startsWith(path.resolve(repo)), 'package stage: the installed VSIX');
+      }
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
     }
   });
 });
