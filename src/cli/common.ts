@@ -11,8 +11,8 @@ export class UsageError extends Error {}
 /** Each command's usage: its synopsis and what its flags do (printed by `docs-rag <command> --help`). */
 export const COMMAND_USAGE: Record<string, string> = {
   index: `docs-rag index <folder> [--store DIR] [--embedder builtin|ollama|local] [--model NAME|DIR] [--ollama-host URL] [--full]
-               [--enrich contextual,summaries] [--enrich-model NAME] [--follow-external-symlinks] [--wait|--no-wait]
-               [--ocr on|off] [--ocr-langs deu+eng] [--ocr-max-pages N] [--parse-timeout SECONDS] [--json]
+               [--enrich contextual,summaries] [--enrich-model NAME] [--follow-external-symlinks] [--no-ignore-files]
+               [--wait|--no-wait] [--ocr on|off] [--ocr-langs deu+eng] [--ocr-max-pages N] [--parse-timeout SECONDS] [--json]
   Indexes the documents of <folder> (incremental: unchanged files are skipped).
     --store DIR              where the index lives (default <folder>/.docs-rag)
     --embedder builtin|ollama, --model NAME   the embedder (default builtin; --model alone means ollama)
@@ -23,6 +23,7 @@ export const COMMAND_USAGE: Record<string, string> = {
     --full                   re-parse and re-embed every file
     --enrich contextual,summaries, --enrich-model NAME   LLM enrichments at indexing time (Ollama)
     --follow-external-symlinks   also index files that symbolic links point to outside <folder>
+    --no-ignore-files        also index what .gitignore / .ignore files and .git/info/exclude leave out (default: honoured)
     --wait | --no-wait       when another process writes this index: wait for it (default), or exit 1 at once
     --ocr on|off             read scanned PDF pages and images by OCR (default on)
     --ocr-langs L            OCR languages, tesseract codes joined by + (default deu+eng)

@@ -19,6 +19,7 @@ export async function run(argv: string[]): Promise<number> {
     'ollama-host': { type: 'string' },
     full: { type: 'boolean' },
     'follow-external-symlinks': { type: 'boolean' },
+    'no-ignore-files': { type: 'boolean' },
     enrich: { type: 'string' },
     'enrich-model': { type: 'string' },
     json: { type: 'boolean' },
@@ -52,7 +53,7 @@ export async function run(argv: string[]): Promise<number> {
   const engine = await openEngine({
     folder,
     storeDir: resolveStore(folder, values.store),
-    config: { embed, ...(enrich ? { enrich } : {}), ingest: { ocr, ...(parseTimeoutMs ? { parseTimeoutMs } : {}), ...(values['follow-external-symlinks'] ? { followExternalSymlinks: true } : {}) } },
+    config: { embed, ...(enrich ? { enrich } : {}), ingest: { ocr, ...(parseTimeoutMs ? { parseTimeoutMs } : {}), ...(values['follow-external-symlinks'] ? { followExternalSymlinks: true } : {}), ...(values['no-ignore-files'] ? { useIgnoreFiles: false } : {}) } },
     embedderOverride: explicit,
   });
   const bar = process.stderr.isTTY ? new ProgressBar() : null;

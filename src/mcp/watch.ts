@@ -6,7 +6,8 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { mergeConfig } from '../rag/engine';
 import { indexFolder, type IndexRunResult } from '../rag/index/indexer';
-import { createPathFilter } from '../rag/index/pathFilter';
+import { isIgnoreFile } from '../rag/index/ignoreFiles';
+import { createPathFilter, type PathFilter } from '../rag/index/pathFilter';
 import type { IndexAccess } from './indexAccess';
 
 export interface WatchOptions {
@@ -40,10 +41,12 @@ export class FolderWatcher {
   /** Starts watching and queues the catch-up run of the whole folder. */
   start(): void {
     const folder = this.access.folder;
-    // The index's own include/exclude and store folder (index/pathFilter.ts, as the walker and the VS Code watcher):
-    // changes to other files start no run, so they neither cost a walk nor make a vector fill give way.
+    // The index's own include/exclude, store folder and ignore files (index/pathFilter.ts, as the walker and the VS Code
+    // watcher): changes to other files start no run, so they neither cost a walk nor make a vector fill give way.
     const { ingest } = mergeConfig(this.access.o.config);
-    const filter = createPathFilter(folder, { include: ingest.include, exclude: ingest.exclude, storeDir: this.access.storeDir });
+    const useIgnoreFiles = ingest.useIgnoreFiles !== false;
+    const newFilter = (): PathFilter => createPathFilter(folder, { include: ingest.include, exclude: ingest.exclude, storeDir: this.access.storeDir, useIgnoreFiles });
+    let filter = newFilter();
     this.watcher = fs.watch(folder, { recursive: true }, (event, name) => {
       if (!name) {
         this.full = true;
@@ -51,6 +54,13 @@ export class FolderWatcher {
         return;
       }
       const rel = name.toString().split(path.sep).join('/');
+      if (useIgnoreFiles && isIgnoreFile(rel)) {
+        // New rules: read them again and walk the whole folder (what they ignore now goes, what they no longer ignore comes).
+        filter = newFilter();
+        this.full = true;
+        this.schedule();
+        return;
+      }
       // A content change of a file the index does not hold needs no look (a build log written line by line).
       if (filter.accepts(rel) || (event === 'rename' && filter.entersDir(rel) && folderOrGone(path.join(folder, rel)))) {
         this.pending.add(rel);

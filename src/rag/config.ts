@@ -14,6 +14,8 @@ export interface IngestConfig {
   workers: number;
   /** Index files that symbolic links point to outside the folder (default false: such links are skipped). */
   followExternalSymlinks?: boolean;
+  /** Leave out what the folder's `.gitignore` / `.ignore` files and `.git/info/exclude` ignore (absent = true). */
+  useIgnoreFiles?: boolean;
   /** OCR of scanned PDF pages and images (tesseract.js, offline); absent = defaults (on, deu+eng, 50 pages). */
   ocr?: OcrConfig;
 }
@@ -98,6 +100,7 @@ export function defaultConfig(): EngineConfig {
       parseTimeoutMs: 30_000,
       workers: 2,
       followExternalSymlinks: false,
+      useIgnoreFiles: true,
       ocr: { enabled: true, languages: 'deu+eng', maxPages: 50 },
     },
     chunk: {

@@ -45,6 +45,7 @@ export function engineConfigFromSettings(folder: vscode.WorkspaceFolder): Engine
   config.ingest.maxFileSizeMB = s.maxFileSizeMB;
   config.ingest.parseTimeoutMs = s.parseTimeoutSeconds * 1000;
   config.ingest.followExternalSymlinks = s.followExternalSymlinks;
+  config.ingest.useIgnoreFiles = s.useIgnoreFiles;
   config.ingest.ocr = { enabled: s.ocrEnabled, languages: s.ocrLanguages, maxPages: s.ocrMaxPages };
   config.embed.provider = s.embedder;
   config.embed.model = s.ollamaEmbedModel;

@@ -12,6 +12,8 @@ export interface DocsRagSettings {
   maxFileSizeMB: number;
   parseTimeoutSeconds: number;
   followExternalSymlinks: boolean;
+  /** docsRag.index.useIgnoreFiles: leave out what .gitignore / .ignore files ignore (default true). */
+  useIgnoreFiles: boolean;
   ocrEnabled: boolean;
   ocrLanguages: string;
   ocrMaxPages: number;
@@ -71,6 +73,7 @@ export function readSettings(scope?: vscode.ConfigurationScope): DocsRagSettings
     maxFileSizeMB: num(c.get('maxFileSizeMB'), 50),
     parseTimeoutSeconds: Math.min(3600, Math.max(1, num(c.get('parseTimeoutSeconds'), 30))),
     followExternalSymlinks: c.get<boolean>('index.followExternalSymlinks') === true,
+    useIgnoreFiles: c.get<boolean>('index.useIgnoreFiles') !== false,
     ocrEnabled: c.get<boolean>('ocr.enabled') !== false,
     ocrLanguages: /^[a-z_]{3,12}(\+[a-z_]{3,12})*$/i.test(c.get<string>('ocr.languages') ?? '') ? c.get<string>('ocr.languages')! : 'deu+eng',
     ocrMaxPages: Math.max(0, Math.floor(num(c.get('ocr.maxPages'), 50))),
@@ -95,4 +98,4 @@ export function readSettings(scope?: vscode.ConfigurationScope): DocsRagSettings
 }
 
 /** Settings whose change needs the engines to be reopened (a different index layout or embedder). */
-export const ENGINE_SETTINGS = ['docsRag.include', 'docsRag.exclude', 'docsRag.maxFileSizeMB', 'docsRag.parseTimeoutSeconds', 'docsRag.index.followExternalSymlinks', 'docsRag.ocr.enabled', 'docsRag.ocr.languages', 'docsRag.ocr.maxPages', 'docsRag.embedder', 'docsRag.local.modelPath', 'docsRag.ollama.host', 'docsRag.ollama.embedModel', 'docsRag.enrich.contextual', 'docsRag.enrich.summaries', 'docsRag.ollama.chatModel', 'files.exclude'];
+export const ENGINE_SETTINGS = ['docsRag.include', 'docsRag.exclude', 'docsRag.maxFileSizeMB', 'docsRag.parseTimeoutSeconds', 'docsRag.index.followExternalSymlinks', 'docsRag.index.useIgnoreFiles', 'docsRag.ocr.enabled', 'docsRag.ocr.languages', 'docsRag.ocr.maxPages', 'docsRag.embedder', 'docsRag.local.modelPath', 'docsRag.ollama.host', 'docsRag.ollama.embedModel', 'docsRag.enrich.contextual', 'docsRag.enrich.summaries', 'docsRag.ollama.chatModel', 'files.exclude'];

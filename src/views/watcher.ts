@@ -1,6 +1,7 @@
 // Watches the documents (the engine's path filter of every workspace folder) and feeds debounced, coalesced incremental updates
 // to the index. A burst of thousands of events becomes one run per folder; events never block the editor.
 import * as vscode from 'vscode';
+import { isIgnoreFile } from '../rag/index/ignoreFiles';
 import { createPathFilter, type PathFilter } from '../rag/index/pathFilter';
 import type { EngineHost } from './engineHost';
 import { errorMessage, type Log } from './log';
@@ -15,6 +16,8 @@ export interface WatcherOptions {
 
 interface Pending {
   paths: Set<string>;
+  /** An ignore file changed: the whole folder is walked again (what it ignores may be indexed or not any more). */
+  walk?: boolean;
   timer?: NodeJS.Timeout;
   firstAt: number;
 }
@@ -37,9 +40,7 @@ export class DocumentWatcher implements vscode.Disposable {
   start(): void {
     this.stop();
     for (const folder of this.host.folders()) {
-      const s = readSettings(folder);
-      // The engine's filter: the same files as the walker selects (include globs case-insensitive, excludes, store).
-      this.filters.set(folder.uri.toString(), createPathFilter(folder.uri.fsPath, { include: s.include, exclude: s.exclude, storeDir: this.host.storeDirFor(folder) }));
+      this.setFilter(folder);
       // One watcher for everything under the folder: VS Code's glob watchers match case-sensitively on Linux, and a
       // deleted or moved-in folder may come as one event for the folder, not one per document.
       const w = vscode.workspace.createFileSystemWatcher(new vscode.RelativePattern(folder, '**/*'));
@@ -50,6 +51,15 @@ export class DocumentWatcher implements vscode.Disposable {
         w.onDidDelete((uri) => void this.onEvent(uri, 'delete')),
       );
     }
+  }
+
+  /** The engine's filter: the same files as the walker selects (include globs case-insensitive, excludes, store, ignore files). */
+  private setFilter(folder: vscode.WorkspaceFolder): void {
+    const s = readSettings(folder);
+    this.filters.set(
+      folder.uri.toString(),
+      createPathFilter(folder.uri.fsPath, { include: s.include, exclude: s.exclude, storeDir: this.host.storeDirFor(folder), useIgnoreFiles: s.useIgnoreFiles }),
+    );
   }
 
   private stop(): void {
@@ -66,6 +76,13 @@ export class DocumentWatcher implements vscode.Disposable {
     const filter = this.filters.get(key);
     if (!filter) return;
     const rel = where.rel;
+    if (isIgnoreFile(rel) && readSettings(where.folder).useIgnoreFiles) {
+      // New rules: the filter reads them again, and the run walks the folder (adds what they no longer ignore, removes
+      // what they now ignore).
+      this.setFilter(where.folder);
+      this.queue(key, rel, true);
+      return;
+    }
     if (filter.accepts(rel)) {
       // A document (on delete: or a folder named like one; the run treats the path as a prefix too).
       this.queue(key, rel);
@@ -85,13 +102,14 @@ export class DocumentWatcher implements vscode.Disposable {
     this.queue(key, rel);
   }
 
-  private queue(key: string, rel: string): void {
+  private queue(key: string, rel: string, walk = false): void {
     let p = this.pending.get(key);
     if (!p) {
       p = { paths: new Set(), firstAt: Date.now() };
       this.pending.set(key, p);
     }
     p.paths.add(rel);
+    if (walk) p.walk = true;
     if (p.timer) clearTimeout(p.timer);
     const wait = Math.max(0, Math.min(this.options.debounceMs, p.firstAt + this.options.maxWaitMs - Date.now()));
     p.timer = setTimeout(() => this.flush(key), wait);
@@ -103,9 +121,9 @@ export class DocumentWatcher implements vscode.Disposable {
     const folder = this.host.folderByUri(key);
     if (!p || !folder) return;
     const paths = [...p.paths];
-    this.log.info(`watcher: ${paths.length} changed document(s) in "${folder.name}"`);
+    this.log.info(p.walk ? `watcher: ignore file changed in "${folder.name}": walking the folder again` : `watcher: ${paths.length} changed document(s) in "${folder.name}"`);
     this.runsEmitter.fire({ folder: folder.name, paths: paths.length });
-    this.host.index(folder, { paths }).catch((err) => this.log.error(`watcher update of "${folder.name}" failed: ${errorMessage(err)}`));
+    this.host.index(folder, p.walk ? {} : { paths }).catch((err) => this.log.error(`watcher update of "${folder.name}" failed: ${errorMessage(err)}`));
   }
 
   /** True while changes wait for their debounce. */

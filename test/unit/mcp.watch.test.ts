@@ -1,6 +1,6 @@
 // `docs-rag mcp --watch`'s FolderWatcher (src/mcp/watch.ts) on a real folder and store: it selects changes with the
-// index's own include/exclude (index/pathFilter.ts), so files the index never holds start no run (a vector fill would
-// give way to each such run), while documents, new folders and deleted paths do.
+// index's own include/exclude and ignore files (index/pathFilter.ts), so files the index never holds start no run (a
+// vector fill would give way to each such run), while documents, new folders, deleted paths and ignore files do.
 import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
@@ -77,6 +77,27 @@ describe('mcp --watch: which changes start a run', function () {
     await settle();
     assert.ok(runs.slice(3).some((p) => p !== 'all' && p.some((x) => x === 'moved' || x === 'moved/c.md')), JSON.stringify(runs));
     assert.equal(await count(), before, 'the deleted folder\'s passages are removed');
+  });
+
+  it('a changed .gitignore walks the folder again: newly ignored documents go; changes under them start no run', async () => {
+    const folder = access.folder;
+    const paths = async () => (await access.use((engine) => engine.store.listFiles())).map((f) => f.path).sort();
+    fs.mkdirSync(path.join(folder, 'out'));
+    fs.writeFileSync(path.join(folder, 'out/report.md'), '# Report\n\nDer Seegurkenbericht wurde erzeugt.\n');
+    await settle();
+    assert.ok((await paths()).includes('out/report.md'));
+    const seen = runs.length;
+    fs.writeFileSync(path.join(folder, '.gitignore'), 'out/\n');
+    await settle();
+    assert.deepEqual(runs.slice(seen), ['all'], 'one walk of the whole folder');
+    assert.deepEqual(await paths(), ['a.md', 'b.md']);
+    fs.writeFileSync(path.join(folder, 'out/report.md'), '# Report\n\nDer Seegurkenbericht wurde neu erzeugt.\n');
+    await settle();
+    assert.deepEqual(runs.slice(seen), ['all'], 'no run for a change the ignore file leaves out');
+    fs.rmSync(path.join(folder, '.gitignore'));
+    await settle();
+    assert.deepEqual(runs.slice(seen), ['all', 'all']);
+    assert.deepEqual(await paths(), ['a.md', 'b.md', 'out/report.md']);
   });
 });
 

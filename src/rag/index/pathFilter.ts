@@ -1,15 +1,19 @@
-// The one answer to "does this path belong to the index?", shared by the walker (index/walk.ts) and the VS Code file
-// watcher (src/views/watcher.ts), so both select the same files: include globs match case-insensitively (Report.PDF is a
-// PDF), exclude globs and the store folder are honoured the same way. Also normalises relative paths that come from
-// outside (URIs, hints) and says whether they stay inside the folder.
+// The one answer to "does this path belong to the index?", shared by the walker (index/walk.ts) and the file watchers
+// (src/views/watcher.ts, src/mcp/watch.ts), so all select the same files: include globs match case-insensitively
+// (Report.PDF is a PDF), exclude globs, the store folder and the folder's ignore files (index/ignoreFiles.ts) are honoured
+// the same way. Also normalises relative paths that come from outside (URIs, hints) and says whether they stay inside
+// the folder.
 import * as path from 'node:path';
 import picomatch from 'picomatch';
+import { createIgnoreRules } from './ignoreFiles';
 
 export interface PathFilterOptions {
   include: string[];
   exclude: string[];
   /** Absolute store folder: never part of the index. */
   storeDir?: string;
+  /** Honour `.gitignore` / `.ignore` files and `.git/info/exclude` (read once per filter: make a new one when they change). */
+  useIgnoreFiles?: boolean;
 }
 
 export interface PathFilter {
@@ -25,9 +29,10 @@ export function createPathFilter(folder: string, o: PathFilterOptions): PathFilt
   const storeRel = o.storeDir ? toRel(folder, path.resolve(o.storeDir)) : null;
   const inStore = (rel: string) =>
     storeRel !== null && storeRel !== '' && !storeRel.startsWith('../') && (rel === storeRel || rel.startsWith(`${storeRel}/`));
+  const rules = o.useIgnoreFiles ? createIgnoreRules(folder) : null;
   return {
-    accepts: (rel) => !inStore(rel) && include(rel) && !exclude(rel),
-    entersDir: (rel) => !inStore(rel) && !exclude(rel) && !exclude(`${rel}/x`),
+    accepts: (rel) => !inStore(rel) && include(rel) && !exclude(rel) && !rules?.ignored(rel, false),
+    entersDir: (rel) => !inStore(rel) && !exclude(rel) && !exclude(`${rel}/x`) && !rules?.ignored(rel, true),
   };
 }
 

@@ -25,6 +25,7 @@ export async function scanChanges(
     storeDir: engine.storeDir,
     signal: o.signal,
     followExternalSymlinks: config.ingest.followExternalSymlinks === true,
+    useIgnoreFiles: config.ingest.useIgnoreFiles !== false,
   };
   let walked: WalkEntry[];
   let scope: Set<string> | undefined;

@@ -1,5 +1,5 @@
-// Lists the files of a folder that the include/exclude globs select (picomatch), as relative '/' paths with size and mtime.
-// The store folder is always excluded, wherever it is.
+// Lists the files of a folder that the include/exclude globs select (picomatch) and its ignore files leave in, as relative
+// '/' paths with size and mtime. The store folder is always excluded, wherever it is.
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { createPathFilter, toRel, type PathFilter } from './pathFilter';
@@ -22,6 +22,8 @@ export interface WalkOptions {
   signal?: AbortSignal;
   /** Index files that a symbolic link points to outside the folder (default false: such links are skipped). */
   followExternalSymlinks?: boolean;
+  /** Leave out what the folder's `.gitignore` / `.ignore` files and `.git/info/exclude` ignore. */
+  useIgnoreFiles?: boolean;
 }
 
 /**

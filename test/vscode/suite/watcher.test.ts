@@ -1,5 +1,5 @@
 // File watching: a new document is indexed, a deleted one forgotten, a renamed one moves; a burst of many files
-// coalesces into few index runs. Real file system events from the VS Code server.
+// coalesces into few index runs; a .gitignore's rules take documents out and give them back. Real file system events from the VS Code server.
 import * as assert from 'node:assert/strict';
 import { promises as fs } from 'node:fs';
 import path from 'node:path';
@@ -91,6 +91,36 @@ describe('file watcher', () => {
       sub.dispose();
       await fs.rm(dir, { recursive: true, force: true });
       await waitUntil('burst files removed', async () => ![...(await indexedPaths())].some((p) => p.startsWith('burst/')), 60_000, 1000);
+    }
+  });
+
+  it('follows a .gitignore: a folder it ignores leaves the index, and comes back when the rule goes', async () => {
+    const a = await api();
+    const dir = fileUri('generated').fsPath;
+    const gitignore = fileUri('.gitignore').fsPath;
+    await fs.mkdir(dir, { recursive: true });
+    await fs.writeFile(path.join(dir, 'api.md'), '# API\n\nDie Pinguin-Schnittstelle 9090 wird aus dem Code erzeugt.\n');
+    try {
+      await waitUntil('generated/api.md indexed', async () => (await indexedPaths()).has('generated/api.md'), 30_000, 500);
+      await fs.writeFile(gitignore, '# build output\ngenerated/\n');
+      await waitUntil('generated/api.md gone once .gitignore ignores it', async () => !(await indexedPaths()).has('generated/api.md'), 30_000, 500);
+      assert.ok(!(await searchPaths('Pinguin-Schnittstelle 9090')).includes('generated/api.md'));
+      // An edit under the ignored folder starts no run.
+      let batches = 0;
+      const sub = a.watcher.onDidQueue(() => batches++);
+      try {
+        await fs.writeFile(path.join(dir, 'api.md'), '# API\n\nDie Pinguin-Schnittstelle 9091 wird neu erzeugt.\n');
+        await new Promise((r) => setTimeout(r, 1500));
+        assert.equal(batches, 0);
+      } finally {
+        sub.dispose();
+      }
+      await fs.unlink(gitignore);
+      await waitUntil('generated/api.md back once the rule is gone', async () => (await indexedPaths()).has('generated/api.md'), 30_000, 500);
+    } finally {
+      await fs.rm(gitignore, { force: true });
+      await fs.rm(dir, { recursive: true, force: true });
+      await waitUntil('generated/ removed', async () => !(await indexedPaths()).has('generated/api.md'), 30_000, 500);
     }
   });
 

@@ -1,0 +1,80 @@
+// Git's ignore files as part of the path filter: `.gitignore` and `.ignore` in every folder (their rules apply to the
+// paths below that folder, deeper files first, as git and ripgrep read them) and the repository's `.git/info/exclude`.
+// Generated documentation, build output and virtual environments (target/doc, site/, .venv/) hold thousands of HTML and
+// text files a team never meant to ask about; the project's ignore files already say so. Rules are matched by the
+// `ignore` package (git's pattern semantics); which files apply to a path is this module's part.
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import ignore, { type Ignore } from 'ignore';
+
+/** The ignore files read in each folder, in the order their rules are added (later rules win). */
+export const IGNORE_FILE_NAMES = ['.gitignore', '.ignore'];
+
+export interface IgnoreRules {
+  /** Is the relative path ignored by an ignore file (for a folder: is the folder itself ignored)? */
+  ignored(rel: string, isDir: boolean): boolean;
+}
+
+/** Is the relative path one of the files whose rules decide what is ignored? */
+export function isIgnoreFile(rel: string): boolean {
+  return IGNORE_FILE_NAMES.includes(path.posix.basename(rel)) || rel === '.git/info/exclude';
+}
+
+function readRules(root: string, dir: string): Ignore | null {
+  const sources = dir === '' ? ['.git/info/exclude', ...IGNORE_FILE_NAMES] : IGNORE_FILE_NAMES.map((n) => `${dir}/${n}`);
+  let rules: Ignore | null = null;
+  for (const rel of sources) {
+    let text: string;
+    try {
+      text = fs.readFileSync(path.join(root, rel), 'utf8');
+    } catch {
+      continue; // no such file (or unreadable): no rules from it
+    }
+    rules ??= ignore();
+    rules.add(text);
+  }
+  return rules;
+}
+
+/**
+ * The ignore rules under `root`, read lazily per folder and kept for the life of the returned object (a walk, or a
+ * watcher until an ignore file changes).
+ */
+export function createIgnoreRules(root: string): IgnoreRules {
+  const rulesByDir = new Map<string, Ignore | null>();
+  const dirIgnored = new Map<string, boolean>();
+  const rulesOf = (dir: string): Ignore | null => {
+    let r = rulesByDir.get(dir);
+    if (r === undefined) rulesByDir.set(dir, (r = readRules(root, dir)));
+    return r;
+  };
+  // The nearest ignore file with a matching rule decides; a negation ("!keep.md") there keeps the path.
+  const decide = (parts: string[], isDir: boolean): boolean => {
+    for (let d = parts.length - 1; d >= 0; d--) {
+      const rules = rulesOf(parts.slice(0, d).join('/'));
+      if (!rules) continue;
+      const result = rules.test(parts.slice(d).join('/') + (isDir ? '/' : ''));
+      if (result.ignored) return true;
+      if (result.unignored) return false;
+    }
+    return false;
+  };
+  const folderIgnored = (parts: string[]): boolean => {
+    const key = parts.join('/');
+    let v = dirIgnored.get(key);
+    if (v === undefined) {
+      v = (parts.length > 1 && folderIgnored(parts.slice(0, -1))) || decide(parts, true);
+      dirIgnored.set(key, v);
+    }
+    return v;
+  };
+  return {
+    ignored(rel, isDir) {
+      if (rel === '' || rel.startsWith('../')) return false;
+      const parts = rel.split('/');
+      // As in git, nothing below an ignored folder comes back, whatever deeper rules say.
+      if (parts.length > 1 && folderIgnored(parts.slice(0, -1))) return true;
+      return isDir ? folderIgnored(parts) : decide(parts, false);
+    },
+  };
+}
