@@ -53,7 +53,12 @@ export function createIgnoreRules(root: string): IgnoreRules {
     for (let d = parts.length - 1; d >= 0; d--) {
       const rules = rulesOf(parts.slice(0, d).join('/'));
       if (!rules) continue;
-      const result = rules.test(parts.slice(d).join('/') + (isDir ? '/' : ''));
+      let result: { ignored: boolean; unignored: boolean };
+      try {
+        result = rules.test(parts.slice(d).join('/') + (isDir ? '/' : ''));
+      } catch {
+        continue; // a path the package refuses ("./x", ""): no rule of this file applies
+      }
       if (result.ignored) return true;
       if (result.unignored) return false;
     }
