@@ -5,7 +5,9 @@
 // Usage: node --import tsx bench/vectorIndexKinds.ts <copy of a store> <ivf_flat|ivf_pq|ivf_rq|hnsw_sq> [refineFactor]
 import * as fs from 'node:fs';
 import * as lancedb from '@lancedb/lancedb';
-import { VECTOR_PROBE_SHARES, VECTOR_RECALL_SAMPLE } from '../src/rag/store/lanceStore';
+// The probe shares and sample size of the store's former recall check (until 2026-11-27; the store now searches every partition).
+const VECTOR_PROBE_SHARES = [1 / 8, 1 / 4, 3 / 8, 1 / 2];
+const VECTOR_RECALL_SAMPLE = 32;
 
 const toF32 = (v: unknown) => (v instanceof Float32Array ? v : Float32Array.from(v as ArrayLike<number>));
 

@@ -5,7 +5,6 @@ import { describeHolder } from '../rag/index/writerLock';
 import { indexFolder, type IndexProgress, type IndexRunResult } from '../rag/index/indexer';
 import { VECTOR_STEP_MARK, runVectorIndexStep, spawnVectorIndexStep } from '../rag/index/vectorIndexStep';
 import { useLanceWriterEnv } from '../rag/store/lanceEnv';
-import { describeVectorSearch, readVectorIndexInfo } from '../rag/store';
 import { defaultConfig, type OcrConfig } from '../rag/config';
 import { UsageError, isFolder, parse, printJson, resolveStore } from './common';
 import { prepareLocalModel } from './localModel';
@@ -141,11 +140,9 @@ function summary(r: IndexRunResult, storeDir: string): string {
   ];
   if (r.keywordReadyMs !== undefined) lines.push(`Keyword search was ready after ${(r.keywordReadyMs / 1000).toFixed(1)} s.`);
   if (r.vectorIndex === 'built' && r.searchableMs !== undefined && r.vectorIndexMs !== undefined) {
-    const info = readVectorIndexInfo(storeDir);
     lines.push(
       `Searchable after ${(r.searchableMs / 1000).toFixed(1)} s; then the vector index was trained in ${(r.vectorIndexMs / 1000).toFixed(1)} s (a separate step, after the table's compaction when the run left it).`,
     );
-    if (info?.mode === 'exact') lines.push(`Vector search: ${describeVectorSearch(info, r.chunks)}.`);
   } else if (r.vectorIndex === 'due' || r.vectorIndex === 'busy') {
     lines.push(`The vector index was not trained${r.vectorIndex === 'busy' ? ' (another process writes this index)' : ''}: vector search is exact until the next run trains it.`);
   }

@@ -4,7 +4,7 @@
 // issue 15). The run ends with its passages searchable (keyword indexes current, vector search exact); then a child
 // process trains the index under the writer lock. If it dies, nothing is lost: the next optimize trains it again.
 import { spawn } from 'node:child_process';
-import { VECTOR_TRAINING_ATTEMPTS, openStore } from '../store';
+import { openStore } from '../store';
 import { lanceTempDir } from './lanceTemp';
 import { tryAcquireWriterLock } from './writerLock';
 
@@ -14,17 +14,14 @@ export interface VectorIndexStepResult {
   busy?: boolean;
   /** This process compacted what the run deferred (`IndexStore.deferCompaction`); the training follows in another one. */
   compacted?: boolean;
-  /** The trained index failed its recall check and may be trained again (spawnVectorIndexStep does, in a new process). */
-  again?: boolean;
   ms: number;
   /** Peak resident memory of the step's process, MB (diagnostics). */
   peakRssMB?: number;
 }
 
 /**
- * LanceDB's index cache in the step's process. The recall check's 32 probed searches read most IVF partitions whole
- * (1,024-dim vectors: ~400 MB at 100k passages), which LanceDB keeps by default; capped, the step at 101k passages
- * peaked at 433 instead of 560 MB, its check a few seconds slower (BENCHMARKS.md, w15m).
+ * LanceDB's index cache in the step's process, which only trains (no search reads the partitions back; the cap kept the
+ * step at 101k passages at 433 instead of 560 MB when a recall check still searched them, BENCHMARKS.md, w15m).
  */
 export const VECTOR_STEP_INDEX_CACHE_BYTES = 256 * 1024 * 1024;
 
@@ -44,11 +41,8 @@ export async function runVectorIndexStep(storeDir: string): Promise<VectorIndexS
         await store.optimize({ vectorIndex: false });
         return { trained: false, compacted: true, ms: Date.now() - started, peakRssMB: peakRssMB() };
       }
-      // One training per process: a second one, when the first fails the recall check, stacked on what the check's
-      // searches left in this one (75k passages: 733 MB with two trainings in one process; BENCHMARKS.md, w15m).
-      const trained = await store.buildVectorIndexIfDue({ trainings: 1 });
-      const again = trained && (await store.vectorIndexDue());
-      return { trained, ...(again ? { again } : {}), ms: Date.now() - started, peakRssMB: peakRssMB() };
+      const trained = await store.buildVectorIndexIfDue();
+      return { trained, ms: Date.now() - started, peakRssMB: peakRssMB() };
     } finally {
       await store.close();
     }
@@ -70,11 +64,6 @@ export async function spawnVectorIndexStep(args: string[], env: NodeJS.ProcessEn
   if (result.compacted) {
     const next = await spawnOnce(args, env, signal);
     result = { ...next, compacted: true, ms: result.ms + next.ms, peakRssMB: Math.max(result.peakRssMB ?? 0, next.peakRssMB ?? 0) || undefined };
-  }
-  // A training whose recall check failed: the next one in a fresh process (bounded by VECTOR_TRAINING_ATTEMPTS in the store).
-  for (let i = 1; result.again && i < VECTOR_TRAINING_ATTEMPTS; i++) {
-    const next = await spawnOnce(args, env, signal);
-    result = { ...next, trained: true, ms: result.ms + next.ms, peakRssMB: Math.max(result.peakRssMB ?? 0, next.peakRssMB ?? 0) || undefined };
   }
   return result;
 }

@@ -4,7 +4,7 @@ import './quietLogs';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import * as lancedb from '@lancedb/lancedb';
-import { VECTOR_INDEX_FILE, VECTOR_INDEX_MIN_ROWS, VECTOR_MIN_RECALL, readVectorIndexInfo, type VectorIndexInfo } from './vectorIndexInfo';
+import { VECTOR_INDEX_FILE, VECTOR_INDEX_MIN_ROWS, readVectorIndexInfo, type VectorIndexInfo } from './vectorIndexInfo';
 import type { Connection, Table } from '@lancedb/lancedb';
 import { BooleanQuery, Index, MatchQuery, Occur, PhraseQuery, type FullTextQuery } from '@lancedb/lancedb';
 import type { EmbedderInfo, Lang, Level, LinkRow, Passage, SearchHit } from '../types';
@@ -60,24 +60,6 @@ function arrowRows(schema: ReturnType<typeof passagesSchema>, rows: Record<strin
   return toArrowTable(schema, rows) ?? lancedb.makeArrowTable(rows.map((r) => ({ ...r, vector: Array.from(r.vector as Float32Array) })), { schema });
 }
 
-/**
- * Shares of the IVF partitions tried per vector query, smallest first; the first whose measured recall reaches
- * VECTOR_MIN_RECALL is used; when none does, search stays exact. Half the partitions is still far cheaper than exact
- * search, which scans the table instead of the index's cached partitions: on 101k builtin passages the pipeline's vector
- * query took 17 ms at 3/8, 20 ms at 1/2 and 229 ms exact (BENCHMARKS.md, "When the 100k corpus gets no vector index").
- */
-export const VECTOR_PROBE_SHARES = [1 / 8, 1 / 4, 3 / 8, 1 / 2];
-/** Rows of the table used as queries for the recall check (each compared on its 10 nearest other rows). */
-export const VECTOR_RECALL_SAMPLE = 32;
-/** Cosine distances this close to the 10th exact neighbour's count as ties (the index and a flat scan round alike). */
-const RECALL_TIE_EPSILON = 1e-6;
-/**
- * Trainings tried before search stays exact. k-means starts at random: at 101k passages the same data measured 0.897 to
- * 0.969 at 3/8 of the partitions across builds (BENCHMARKS.md), so one build kept the index and the next fell back to
- * exact search (~200 ms per vector query instead of ~16). A second training when the first fails makes that a p² chance;
- * it runs in the vector-index step after the run, off the time to first search.
- */
-export const VECTOR_TRAINING_ATTEMPTS = 2;
 const IN_CHUNK = 500;
 /** Rows rewritten per commit when only their keyword parts change (`rewriteKeywordParts`): ~16 MB of vectors. */
 const REWRITE_ROWS = 4000;
@@ -101,18 +83,13 @@ const KEYWORD_FOLD_MIN_ROWS = 1000;
 /** indexForSearch() builds the keyword and scalar indexes anew when they cover less than this share of the rows. */
 const REBUILD_BELOW_COVERAGE = 0.5;
 
-/** Trainings still allowed after a recorded build whose check failed (files of older versions: none). */
-function trainingsLeft(info: VectorIndexInfo): number {
-  return Math.max(0, VECTOR_TRAINING_ATTEMPTS - (info.attempts ?? VECTOR_TRAINING_ATTEMPTS));
-}
-
-
 export interface OpenStoreOptions {
   /** See LanceDB's readConsistencyInterval; 0 (default) = every read sees the latest commit of any process. */
   readConsistencyInterval?: number;
   /**
-   * Bytes LanceDB may keep of the indexes it read (its default: 6 GB, i.e. everything). A vector search reads each
-   * probed IVF partition whole; the recall check's searches touch most of them (BENCHMARKS.md, w15m).
+   * Bytes LanceDB may keep of the indexes it read (its default: 6 GB, i.e. everything). A vector search reads every IVF
+   * partition whole (all are searched: about the table's vectors, ~400 MB at 100k passages of 1,024 dimensions); capped
+   * below that, searches read them again and again (BENCHMARKS.md, w15m).
    */
   indexCacheBytes?: number;
 }
@@ -135,41 +112,6 @@ export async function openStore(dir: string, options: OpenStoreOptions = {}): Pr
 /** Partitions of the IVF_FLAT index for a table of `rows` (sqrt(n)/4: see buildVectorIndex). */
 export function vectorPartitions(rows: number): number {
   return Math.max(2, Math.round(Math.sqrt(rows) / 4));
-}
-
-/**
- * The recall check of a vector index (also bench/vectorProbes.ts): VECTOR_RECALL_SAMPLE of the table's own rows, spread
- * over it, each with the exact distances of its 10 nearest other rows; `recallAt(nprobes)` is the share of those the index
- * finds at `nprobes`, a row counting when it is as near as the 10th exact one (ties: of 19 copies of a passage at distance
- * 0, which ten a search lists is arbitrary, and counted by id the index of a workspace with copied files missed; the
- * generated 10k bench lost its index that way).
- */
-export async function recallCheck(table: Table, rows: number): Promise<{ size: number; samples: Float32Array[]; recallAt(nprobes: number): Promise<number> }> {
-  const step = Math.max(1, Math.floor(rows / VECTOR_RECALL_SAMPLE));
-  const offsets = Array.from({ length: Math.min(VECTOR_RECALL_SAMPLE, rows) }, (_, i) => Math.min(rows - 1, i * step + (step >> 1)));
-  const sample = (await table.takeOffsets(offsets).select(['id', 'vector']).toArray()).map((r) => ({ id: r.id as string, v: toFloat32(r.vector) }));
-  const nearest = async (v: Float32Array, self: string, nprobes?: number) => {
-    let q = table.vectorSearch(v).distanceType('cosine').select(['id']).limit(11);
-    q = nprobes === undefined ? q.bypassVectorIndex() : q.nprobes(nprobes);
-    return (await q.toArray()).filter((r) => r.id !== self).slice(0, 10).map((r) => r._distance as number);
-  };
-  const exact: number[][] = [];
-  for (const s of sample) exact.push(await nearest(s.v, s.id));
-  return {
-    size: sample.length,
-    samples: sample.map((s) => s.v),
-    async recallAt(nprobes: number) {
-      let found = 0;
-      let total = 0;
-      for (const [i, s] of sample.entries()) {
-        const tenth = exact[i][exact[i].length - 1] ?? 0;
-        const got = await nearest(s.v, s.id, nprobes);
-        found += Math.min(exact[i].length, got.filter((d) => d <= tenth + RECALL_TIE_EPSILON).length);
-        total += exact[i].length;
-      }
-      return total ? Math.round((found / total) * 1000) / 1000 : 1;
-    },
-  };
 }
 
 export class LanceStore implements IndexStore {
@@ -508,9 +450,11 @@ export class LanceStore implements IndexStore {
       .vectorSearch(vector)
       .distanceType('cosine')
       .select(options.withVectors ? [...PASSAGE_COLUMNS, 'vector', '_distance'] : [...PASSAGE_COLUMNS, '_distance']);
-    // Only an index whose measured recall passed is used; otherwise (and on request) the search is exact.
-    if (options.exact || index?.mode !== 'ivf' || index.nprobes === null) q = q.bypassVectorIndex();
-    else q = q.nprobes(index.nprobes);
+    // Every partition of the IVF_FLAT index is searched: its full vectors, held in LanceDB's index cache, give the exact
+    // nearest rows ~9x faster than a scan of the table (101k passages: 25 against 218 ms). Probing only the partitions
+    // nearest the question lost half the true neighbours of real questions (BENCHMARKS.md, "The vector index searched whole").
+    if (options.exact || index?.mode !== 'ivf') q = q.bypassVectorIndex();
+    else q = q.nprobes(index.partitions);
     const where = filterSql(options);
     const filled = (await hasPendingColumn(this.passages)) ? FILLED : undefined;
     const all = [filled, where].filter((x): x is string => !!x).join(' AND ');
@@ -677,7 +621,7 @@ export class LanceStore implements IndexStore {
    * Creates the full-text (fts_en, fts_de), scalar (path, id) and — above VECTOR_INDEX_MIN_ROWS — vector indexes that are
    * missing. Without an FTS index a keyword search finds nothing, so the indexer calls this after its first write.
    */
-  async ensureIndexes(o: { vector?: boolean; trainings?: number } = {}): Promise<boolean> {
+  async ensureIndexes(o: { vector?: boolean } = {}): Promise<boolean> {
     const table = this.passages;
     if (!table) return false;
     const rows = await table.countRows();
@@ -688,7 +632,7 @@ export class LanceStore implements IndexStore {
     if (!have.has('path')) await table.createIndex('path', { config: Index.btree(), replace: true });
     if (!have.has('id')) await table.createIndex('id', { config: Index.btree(), replace: true });
     if (o.vector === false || !(await this.vectorIndexDueOn(table, rows, have))) return false;
-    await this.buildVectorIndex(table, rows, o.trainings);
+    await this.buildVectorIndex(table, rows);
     return true;
   }
 
@@ -703,62 +647,24 @@ export class LanceStore implements IndexStore {
   private async vectorIndexDueOn(table: Table, rows: number, have: Set<string>): Promise<boolean> {
     if (rows < VECTOR_INDEX_MIN_ROWS) return false;
     const built = this.vectorIndexInfo();
-    const stale = built !== null && rows > 2 * built.rows; // grown a lot since training: retrain (or re-check) the partitions
-    // A check that failed with trainings left (one training per process: buildVectorIndexIfDue) is tried again.
-    const retry = built !== null && built.mode === 'exact' && built.rows === rows && trainingsLeft(built) > 0;
-    const missing = built === null || (built.mode === 'ivf' && !have.has('vector')) || retry;
+    const stale = built !== null && rows > 2 * built.rows; // grown a lot since training: retrain the partitions
+    // Missing, or dropped by an earlier version whose recall check failed (mode 'exact'): trained (again).
+    const missing = built === null || built.mode !== 'ivf' || !have.has('vector');
     if (!missing && !stale) return false;
     // Never trained on placeholder vectors: the index is built once every vector is filled (the fill ends with optimize).
     return !(await hasPendingColumn(table)) || (await table.countRows('vectorPending = true')) === 0;
   }
 
   /**
-   * Trains an IVF_FLAT index (sqrt(n)/4 partitions; sqrt(n)/2 scans the same share of rows per query but takes twice as
-   * long to train), then measures its recall@10 against exact search on VECTOR_RECALL_SAMPLE of the table's own rows at
-   * the probe shares of VECTOR_PROBE_SHARES. The smallest share that reaches VECTOR_MIN_RECALL is kept; when none does,
-   * the index is dropped and vector search stays exact. The measurement is recorded in vector-index.json.
+   * Trains an IVF_FLAT index (sqrt(n)/4 partitions) and records it in vector-index.json. Searches probe every partition
+   * (vectorSearch): the index is an in-memory copy of the full vectors, so results equal exact search, and k-means'
+   * randomness decides nothing.
    */
-  private async buildVectorIndex(table: Table, rows: number, trainings = VECTOR_TRAINING_ATTEMPTS): Promise<VectorIndexInfo> {
-    const start = Date.now();
-    // Trainings an earlier process did on this same table whose check failed count towards VECTOR_TRAINING_ATTEMPTS.
-    const before = this.vectorIndexInfo();
-    const done = before && before.mode === 'exact' && before.rows === rows ? VECTOR_TRAINING_ATTEMPTS - trainingsLeft(before) : 0;
+  private async buildVectorIndex(table: Table, rows: number): Promise<VectorIndexInfo> {
     const partitions = vectorPartitions(rows);
-    const check = await recallCheck(table, rows);
-    let trainMs = 0;
-    let recall: Record<string, number> = {};
-    let chosen: number | null = null;
-    let attempts = done;
-    while (chosen === null && attempts < VECTOR_TRAINING_ATTEMPTS && attempts - done < trainings) {
-      attempts++;
-      const trainStart = Date.now();
-      await table.createIndex('vector', { config: Index.ivfFlat({ distanceType: 'cosine', numPartitions: partitions }), replace: true });
-      trainMs += Date.now() - trainStart;
-      recall = {};
-      for (const share of VECTOR_PROBE_SHARES) {
-        const nprobes = Math.max(1, Math.ceil(partitions * share));
-        if (recall[nprobes] !== undefined) continue;
-        recall[nprobes] = await check.recallAt(nprobes);
-        if (recall[nprobes] >= VECTOR_MIN_RECALL) {
-          chosen = nprobes;
-          break;
-        }
-      }
-    }
-    if (chosen === null) await table.dropIndex('vector_idx').catch(() => undefined);
-    const info: VectorIndexInfo = {
-      mode: chosen === null ? 'exact' : 'ivf',
-      rows,
-      partitions,
-      nprobes: chosen,
-      recallAt10: recall,
-      minRecall: VECTOR_MIN_RECALL,
-      sample: check.size,
-      attempts,
-      trainMs,
-      checkMs: Date.now() - start - trainMs,
-      builtAt: new Date().toISOString(),
-    };
+    const start = Date.now();
+    await table.createIndex('vector', { config: Index.ivfFlat({ distanceType: 'cosine', numPartitions: partitions }), replace: true });
+    const info: VectorIndexInfo = { mode: 'ivf', rows, partitions, trainMs: Date.now() - start, builtAt: new Date().toISOString() };
     writeJsonAtomic(path.join(this.dir, VECTOR_INDEX_FILE), info);
     return info;
   }
@@ -768,8 +674,8 @@ export class LanceStore implements IndexStore {
    * compaction: the separate step after a run whose optimize left it out (`vectorIndex: false`). Until then vector search
    * is exact (or uses the older index, which LanceDB completes with a flat scan of the rows it does not cover).
    */
-  async buildVectorIndexIfDue(o: { trainings?: number } = {}): Promise<boolean> {
-    return this.ensureIndexes({ vector: true, trainings: o.trainings });
+  async buildVectorIndexIfDue(): Promise<boolean> {
+    return this.ensureIndexes({ vector: true });
   }
 
   /** What the last vector-index build decided (null: never built, e.g. below VECTOR_INDEX_MIN_ROWS). */

@@ -49,7 +49,7 @@ export interface VectorOptions extends SearchFilter {
   k: number;
   /** Also return each hit's stored vector (for MMR). */
   withVectors?: boolean;
-  /** Exact flat search even when a vector index exists (slower; for recall checks). */
+  /** A scan of the table even when a vector index exists (slower; the same hits: tests and benchmarks compare them). */
   exact?: boolean;
 }
 
@@ -137,12 +137,8 @@ export interface IndexStore {
   addNewFiles?(updates: FileUpdate[]): Promise<void>;
   /** Creates missing keyword/scalar/vector indexes now (called after a new index's first write, so it answers at once). */
   ensureIndexes?(o?: { /** false: keyword and scalar indexes only (the vector index is a later step). */ vector?: boolean }): Promise<unknown>;
-  /**
-   * Trains the vector index if it is missing or stale (the step after a run that left it out); true when it trained.
-   * `trainings`: at most this many trainings now (default: all that are left); a failed recall check with trainings left
-   * keeps the index due, so a fresh process can train again.
-   */
-  buildVectorIndexIfDue?(o?: { trainings?: number }): Promise<boolean>;
+  /** Trains the vector index if it is missing or stale (the step after a run that left it out); true when it trained. */
+  buildVectorIndexIfDue?(): Promise<boolean>;
   /** Whether buildVectorIndexIfDue() would train now (cheap: counts and the recorded build). */
   vectorIndexDue?(): Promise<boolean>;
   /**
