@@ -3,6 +3,7 @@
 import * as vscode from 'vscode';
 import { describeVectorSearch, readVectorIndexInfo } from '../rag/store/vectorIndexInfo';
 import type { EngineHost, FolderStatus } from './engineHost';
+import { readSettings } from './settings';
 import type { ViewStatus } from './webviewProtocol';
 
 function problems(s: FolderStatus) {
@@ -71,6 +72,7 @@ export async function statusMarkdown(host: EngineHost): Promise<string> {
       `- Passages: ${s.passages}`,
       `- Embedder: ${s.embedder}`,
       `- Vector search: ${describeVectorSearch(readVectorIndexInfo(s.storeDir), s.passages)}`,
+      `- Files: those \`docsRag.include\` selects, less \`docsRag.exclude\` and \`files.exclude\`${readSettings(s.folder).useIgnoreFiles ? ' and what .gitignore / .ignore files ignore' : ' (ignore files are not read: `docsRag.index.useIgnoreFiles` is off)'}`,
       `- Last run: ${when(s.lastRun?.finishedAt)}${s.lastRun ? ` (${s.lastRun.files} files, ${s.lastRun.unchanged} unchanged, ${s.lastRun.errors} errors)` : ''}`,
       `- Index folder: \`${s.storeDir}\``,
       '',
