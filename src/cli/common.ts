@@ -58,10 +58,14 @@ export const COMMAND_USAGE: Record<string, string> = {
     --json                   print the answer, citations and trace as one JSON object
 `,
   mcp: `docs-rag mcp --folder <folder> [--store DIR] [--watch] [--model NAME] [--ollama-host URL] [--quiet]
-               [--http PORT]
+               [--http PORT] [--no-ignore-files] [--follow-external-symlinks] [--ocr on|off] [--ocr-langs L] [--ocr-max-pages N]
+               [--parse-timeout SECONDS]
   Serves the index of <folder> to agents over the Model Context Protocol (stdio; with --http PORT, Streamable HTTP on
   127.0.0.1 only). Tools: search, read, ask, status.
     --watch                  re-index changed files in the background
+    --no-ignore-files, --follow-external-symlinks, --ocr…, --parse-timeout   as for docs-rag index: which files the index
+                             holds and how they are read; give the same flags as to docs-rag index, or --watch's runs
+                             select and read the folder its own way
     --model NAME, --ollama-host URL   Ollama chat model for generated answers of the ask tool
     --quiet                  no log lines on stderr
 `,

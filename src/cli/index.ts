@@ -5,8 +5,8 @@ import { describeHolder } from '../rag/index/writerLock';
 import { indexFolder, type IndexProgress, type IndexRunResult } from '../rag/index/indexer';
 import { VECTOR_STEP_MARK, runVectorIndexStep, spawnVectorIndexStep } from '../rag/index/vectorIndexStep';
 import { useLanceWriterEnv } from '../rag/store/lanceEnv';
-import { defaultConfig, type OcrConfig } from '../rag/config';
 import { UsageError, isFolder, parse, printJson, resolveStore } from './common';
+import { INGEST_FLAGS, ingestOverrides } from './ingestOptions';
 import { prepareLocalModel } from './localModel';
 import { embedOverrides } from './searchOptions';
 
@@ -17,17 +17,12 @@ export async function run(argv: string[]): Promise<number> {
     model: { type: 'string' },
     'ollama-host': { type: 'string' },
     full: { type: 'boolean' },
-    'follow-external-symlinks': { type: 'boolean' },
-    'no-ignore-files': { type: 'boolean' },
+    ...INGEST_FLAGS,
     enrich: { type: 'string' },
     'enrich-model': { type: 'string' },
     json: { type: 'boolean' },
     wait: { type: 'boolean' },
     'no-wait': { type: 'boolean' },
-    ocr: { type: 'string' },
-    'ocr-langs': { type: 'string' },
-    'ocr-max-pages': { type: 'string' },
-    'parse-timeout': { type: 'string' },
     // Internal: the vector-index step after a run, in a process of its own (rag/index/vectorIndexStep.ts).
     'vector-index-step': { type: 'boolean' },
   });
@@ -46,13 +41,11 @@ export async function run(argv: string[]): Promise<number> {
   await prepareLocalModel(embed);
 
   const enrich = enrichOption(values.enrich, values['enrich-model']);
-  const ocr = ocrOption(values.ocr, values['ocr-langs'], values['ocr-max-pages']);
-  const parseTimeoutMs = parseTimeoutOption(values['parse-timeout']);
 
   const engine = await openEngine({
     folder,
     storeDir: resolveStore(folder, values.store),
-    config: { embed, ...(enrich ? { enrich } : {}), ingest: { ocr, ...(parseTimeoutMs ? { parseTimeoutMs } : {}), ...(values['follow-external-symlinks'] ? { followExternalSymlinks: true } : {}), ...(values['no-ignore-files'] ? { useIgnoreFiles: false } : {}) } },
+    config: { embed, ...(enrich ? { enrich } : {}), ingest: ingestOverrides(values) },
     embedderOverride: explicit,
   });
   const bar = process.stderr.isTTY ? new ProgressBar() : null;
@@ -198,33 +191,4 @@ function enrichOption(list: string | undefined, model: string | undefined): Engi
   const unknown = kinds.filter((k) => k !== 'contextual' && k !== 'summaries');
   if (kinds.length === 0 || unknown.length) throw new UsageError(`--enrich takes contextual, summaries or both (comma-separated), got "${list}"`);
   return { contextual: kinds.includes('contextual'), summaries: kinds.includes('summaries'), ...(model ? { model } : {}) };
-}
-
-/** `--parse-timeout SECONDS`: the per-file parse deadline (also per recognised OCR page); undefined = the default. */
-export function parseTimeoutOption(value: string | undefined): number | undefined {
-  if (value === undefined) return undefined;
-  const seconds = Number(value);
-  if (!/^\d+(\.\d+)?$/.test(value.trim()) || !(seconds >= 1) || seconds > 3600) {
-    throw new UsageError(`--parse-timeout takes seconds from 1 to 3600, e.g. --parse-timeout 120; got "${value}"`);
-  }
-  return Math.round(seconds * 1000);
-}
-
-/** `--ocr on|off`, `--ocr-langs deu+eng`, `--ocr-max-pages N`: OCR of scanned PDF pages and images (default on, deu+eng, 50). */
-export function ocrOption(onOff: string | undefined, langs: string | undefined, maxPages: string | undefined): OcrConfig {
-  const ocr = { ...defaultConfig().ingest.ocr! };
-  if (onOff !== undefined) {
-    if (onOff !== 'on' && onOff !== 'off') throw new UsageError(`--ocr must be on or off, got "${onOff}"`);
-    ocr.enabled = onOff === 'on';
-  }
-  if (langs !== undefined) {
-    if (!/^[a-z_]{3,12}(\+[a-z_]{3,12})*$/i.test(langs)) throw new UsageError(`--ocr-langs takes tesseract codes joined by "+", e.g. deu+eng; got "${langs}"`);
-    ocr.languages = langs;
-  }
-  if (maxPages !== undefined) {
-    const n = Number(maxPages);
-    if (!Number.isInteger(n) || n < 0) throw new UsageError(`--ocr-max-pages must be a whole number ≥ 0, got "${maxPages}"`);
-    ocr.maxPages = n;
-  }
-  return ocr;
 }

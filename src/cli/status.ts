@@ -57,7 +57,7 @@ export interface StatusReport {
   passages: { total: number; L0: number; L1: number; L2: number };
   /** Passages with their vector, of all (a slow embedder's vectors are filled after the text is written). */
   vectors: { filled: number; total: number };
-  /** The last vector-index build's decision (mode 'ivf' or 'exact', measured recall); null when none was trained. */
+  /** The last vector-index build (its partitions, all searched; mode 'exact' only from versions before 2026-11-27); null when none was trained. */
   vectorIndex: VectorIndexInfo | null;
   /** Edges of the reference graph that resolve now (both ends in the index), by kind; 0 for a store built before links. */
   links: number;

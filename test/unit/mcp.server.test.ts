@@ -313,4 +313,34 @@ describe('docs-rag mcp (SDK client over stdio, dist/cli.js)', function () {
       await w.client.close();
     }
   });
+
+  it('--watch selects files as docs-rag index does: ignore files honoured, --no-ignore-files read as there', async () => {
+    const folder = path.join(tmp, 'ignoring');
+    fs.mkdirSync(path.join(folder, 'generated'), { recursive: true });
+    fs.writeFileSync(path.join(folder, 'kept.md'), '# Kept\n\nDas Seepferdchenprotokoll liegt hier.\n');
+    fs.writeFileSync(path.join(folder, 'generated/api.md'), '# API\n\nDas Seepferdchenprotokoll, erzeugt.\n');
+    fs.writeFileSync(path.join(folder, '.gitignore'), 'generated/\n');
+    const paths = async (flags: string[], store: string) => {
+      const w = await connect(['--folder', folder, '--store', path.join(tmp, store), '--watch', ...flags]);
+      try {
+        const end = Date.now() + 60_000;
+        while (Date.now() < end) {
+          try {
+            // The catch-up run has finished once the index records a last run.
+            const status = (await call(w.client, 'status', {})).structuredContent as { indexed?: boolean; lastRun?: unknown };
+            if (status.indexed && status.lastRun) break;
+          } catch (err) {
+            if (!(err instanceof McpError && err.code === -32001)) throw err;
+          }
+          await new Promise((r) => setTimeout(r, 300));
+        }
+        const found = (await call(w.client, 'search', { query: 'Seepferdchenprotokoll', k: 5, config: 'bm25' })).structuredContent as { results: Hit[] };
+        return [...new Set(found.results.map((h) => h.path))].sort();
+      } finally {
+        await w.client.close();
+      }
+    };
+    assert.deepEqual(await paths([], 'ign-a'), ['kept.md']);
+    assert.deepEqual(await paths(['--no-ignore-files'], 'ign-b'), ['generated/api.md', 'kept.md']);
+  });
 });
