@@ -103,7 +103,7 @@ describe('docs-rag index / status (CLI end to end)', function () {
     assert.match(human.stdout, /Links: \d+ \(link \d+, reference [1-9]/);
     assert.match(human.stdout, /Passages: \d+ \(L0 documents 3/);
     assert.equal((st.json as { vectorIndex: unknown }).vectorIndex, null, 'too few passages for a vector index');
-    assert.match(human.stdout, /Vector search: exact \(below 10,000 passages no vector index is needed\)/);
+    assert.match(human.stdout, /Vector search: exact \(below 5,000 passages no vector index is needed\)/);
     assert.match(human.stdout, /broken\.pdf: /);
     const humanIndex = await cli(['index', folder]);
     assert.match(humanIndex.stdout, /Indexed: 3 documents/);

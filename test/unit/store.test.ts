@@ -210,7 +210,7 @@ describe('LanceStore (real LanceDB in a temp dir)', () => {
     assert.equal(describeVectorSearch(info, rows.length), `exact, from the IVF_FLAT index in memory (all ${info.partitions} partitions searched)`);
     for (let q = 0; q < 8; q++) {
       const question = unit(Float32Array.from({ length: 16 }, () => r() - 0.5));
-      // 300 hits: more than one cluster's 200 rows, so they come from several partitions.
+      // 300 hits: more than one cluster's rows, so they come from several partitions.
       const indexed = await store.vectorSearch(question, { k: 300 });
       const exact = await store.vectorSearch(question, { k: 300, exact: true });
       assert.deepEqual(indexed.map((h) => h.passage.id), exact.map((h) => h.passage.id), `question ${q}`);
@@ -256,7 +256,7 @@ describe('LanceStore (real LanceDB in a temp dir)', () => {
       const b = await store.vectorSearch(question, { k: 10, exact: true });
       assert.deepEqual(a.map((h) => h.passage.id), b.map((h) => h.passage.id), `question ${q}`);
     }
-    assert.match(describeVectorSearch(null, 500), /^exact \(below 10,000 passages/);
+    assert.match(describeVectorSearch(null, 500), /^exact \(below 5,000 passages/);
     assert.match(describeVectorSearch(null, rows.length), /no vector index trained yet/);
     // Not rebuilt on the next optimize (the build is recorded), only when the table has doubled.
     assert.equal(await store.vectorIndexDue(), false);

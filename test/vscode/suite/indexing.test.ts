@@ -51,7 +51,7 @@ describe('reindex command', () => {
     assert.match(report, /Documents indexed: \d+/);
     assert.match(report, /Passages: [1-9]\d*/);
     assert.match(report, /Embedder: builtin/);
-    assert.match(report, /Vector search: exact \(below 10,000 passages no vector index is needed\)/);
+    assert.match(report, /Vector search: exact \(below 5,000 passages no vector index is needed\)/);
     assert.match(report, /Files: those `docsRag.include` selects, less `docsRag.exclude` and `files.exclude` and what .gitignore \/ .ignore files ignore/);
     assert.match(report, /No problems\./);
     const editor = vscode.window.activeTextEditor;
