@@ -131,6 +131,11 @@ function summary(r: IndexRunResult, storeDir: string): string {
     `${r.cancelled ? 'Cancelled' : 'Indexed'}: ${r.files} documents, ${r.chunks} passages in ${(r.ms / 1000).toFixed(1)} s ` +
       `(${r.added ?? 0} added, ${r.updated ?? 0} updated, ${r.removed ?? 0} removed, ${r.unchanged} unchanged).`,
   ];
+  if (r.ignored) {
+    lines.push(
+      `${r.ignored} ${r.ignored === 1 ? 'document or folder was' : 'documents and folders were'} left out by .gitignore / .ignore files${r.files === 0 ? ' — nothing else was found to index' : ''} (--no-ignore-files indexes them too).`,
+    );
+  }
   if (r.keywordReadyMs !== undefined) lines.push(`Keyword search was ready after ${(r.keywordReadyMs / 1000).toFixed(1)} s.`);
   if (r.vectorIndex === 'built' && r.searchableMs !== undefined && r.vectorIndexMs !== undefined) {
     lines.push(

@@ -248,7 +248,7 @@ export class EngineHost implements vscode.Disposable {
   private async finished(folder: vscode.WorkspaceFolder, result: IndexRunResult): Promise<IndexRunResult> {
     if (result.cancelled) this.log.info(`indexing "${folder.name}" cancelled; the index keeps what was finished`);
     this.log.info(
-      `indexed "${folder.name}": ${result.files} documents, ${result.chunks} passages, ${result.unchanged} unchanged, ${result.errors.length} problem(s) in ${result.ms} ms${result.reembedded ? ' (re-embedded: the embedder changed)' : ''}`,
+      `indexed "${folder.name}": ${result.files} documents, ${result.chunks} passages, ${result.unchanged} unchanged, ${result.errors.length} problem(s) in ${result.ms} ms${result.reembedded ? ' (re-embedded: the embedder changed)' : ''}${result.ignored ? `; ${result.ignored} document(s)/folder(s) left out by .gitignore / .ignore files (setting docsRag.index.useIgnoreFiles)` : ''}`,
     );
     for (const e of result.errors) this.log.warn(`${folder.name}/${e.path}: ${e.reason}`);
     for (const w of result.warnings ?? []) this.log.warn(`${folder.name}: ${w}`);

@@ -87,17 +87,21 @@ describe('index: ignore files', function () {
     try {
       const first = await indexFolder(engine);
       assert.equal(first.added, 2);
+      assert.equal(first.ignored, 1, 'build/ counted once, as a folder');
       const paths = async () => (await engine.store.listFiles()).map((f) => f.path).sort();
       assert.deepEqual(await paths(), ['guide.md', 'notes/ideas.md']);
 
       write(root, '.gitignore', 'build/\nnotes/\n');
       const second = await indexFolder(engine);
       assert.equal(second.removed, 1);
+      assert.equal(second.ignored, 2);
+      assert.equal((await indexFolder(engine, { paths: ['notes'] })).ignored, undefined, 'a hinted run does not count');
       assert.deepEqual(await paths(), ['guide.md']);
 
       fs.rmSync(path.join(root, '.gitignore'));
       const third = await indexFolder(engine);
       assert.equal(third.added, 2);
+      assert.equal(third.ignored, undefined);
       assert.deepEqual(await paths(), ['build/site/guide.html', 'guide.md', 'notes/ideas.md']);
     } finally {
       await engine.close();
@@ -123,5 +127,8 @@ describe('index: ignore files', function () {
     };
     assert.equal(cli('.store-a').files, 1);
     assert.equal(cli('.store-b', '--no-ignore-files').files, 2);
+    // The summary says what was left out, and what to do about it.
+    const human = spawnSync(process.execPath, ['--import', 'tsx', path.resolve(__dirname, '../../src/cli.ts'), 'index', root, '--store', path.join(root, '.store-c')], { encoding: 'utf8' });
+    assert.match(human.stdout, /1 document or folder was left out by \.gitignore \/ \.ignore files \(--no-ignore-files indexes them too\)\./);
   });
 });

@@ -42,6 +42,11 @@ export interface IndexRunResult {
   updated?: number;
   removed?: number;
   warnings?: string[];
+  /**
+   * Documents and folders that include/exclude select but the folder's ignore files (.gitignore, .ignore) leave out, as
+   * the walk met them (a folder counts once, its content is not looked at); only after a walk of the whole folder.
+   */
+  ignored?: number;
   /** Milliseconds spent per step of the run (diagnostics). */
   timings?: Record<string, number>;
   /** Milliseconds until every file's text was written (keyword search ready); a slow embedder's vectors came after. */
@@ -240,7 +245,7 @@ async function runIndex(engine: Engine, o: IndexOptions, progress: RunProgress, 
   progress.lap('open');
 
   const limits = { maxFileSizeMB: config.ingest.maxFileSizeMB, parseTimeoutMs: config.ingest.parseTimeoutMs };
-  const { walked, plan } = await scanChanges(engine, o, keys.full, limits, progress);
+  const { walked, plan, ignored } = await scanChanges(engine, o, keys.full, limits, progress);
   progress.filesTotal = walked;
   progress.filesDone = plan.unchanged.length;
 
@@ -307,6 +312,7 @@ async function runIndex(engine: Engine, o: IndexOptions, progress: RunProgress, 
   }
   // The enrichment cache keeps only what the indexed files use (a cancelled run asked for part of its files' keys only).
   const result = await summarise(engine, started, plan, files, recovery, warnings, { prune: !!keys.enrich && !files.cancelled });
+  if (ignored) result.ignored = ignored;
   progress.lap('finish');
   return result;
 }

@@ -21,6 +21,8 @@ export interface PathFilter {
   accepts(rel: string): boolean;
   /** Can a folder (relative path) hold indexed files? False for excluded folders. */
   entersDir(rel: string): boolean;
+  /** Is a file or folder that the globs select left out by an ignore file only? (To say so: the walker counts them.) */
+  leftOutByIgnoreFiles(rel: string, isDir: boolean): boolean;
 }
 
 export function createPathFilter(folder: string, o: PathFilterOptions): PathFilter {
@@ -30,9 +32,11 @@ export function createPathFilter(folder: string, o: PathFilterOptions): PathFilt
   const inStore = (rel: string) =>
     storeRel !== null && storeRel !== '' && !storeRel.startsWith('../') && (rel === storeRel || rel.startsWith(`${storeRel}/`));
   const rules = o.useIgnoreFiles ? createIgnoreRules(folder) : null;
+  const selected = (rel: string, isDir: boolean) => !inStore(rel) && (isDir ? !exclude(rel) && !exclude(`${rel}/x`) : include(rel) && !exclude(rel));
   return {
-    accepts: (rel) => !inStore(rel) && include(rel) && !exclude(rel) && !rules?.ignored(rel, false),
-    entersDir: (rel) => !inStore(rel) && !exclude(rel) && !exclude(`${rel}/x`) && !rules?.ignored(rel, true),
+    accepts: (rel) => selected(rel, false) && !rules?.ignored(rel, false),
+    entersDir: (rel) => selected(rel, true) && !rules?.ignored(rel, true),
+    leftOutByIgnoreFiles: (rel, isDir) => !!rules && selected(rel, isDir) && rules.ignored(rel, isDir),
   };
 }
 

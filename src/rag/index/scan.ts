@@ -17,7 +17,7 @@ export async function scanChanges(
   pipelineKey: string,
   limits: IngestLimits,
   progress: RunProgress,
-): Promise<{ walked: number; plan: IndexPlan }> {
+): Promise<{ walked: number; plan: IndexPlan; ignored?: number }> {
   const { config } = engine;
   const walkOptions = {
     include: config.ingest.include,
@@ -26,6 +26,7 @@ export async function scanChanges(
     signal: o.signal,
     followExternalSymlinks: config.ingest.followExternalSymlinks === true,
     useIgnoreFiles: config.ingest.useIgnoreFiles !== false,
+    counts: { ignored: 0 },
   };
   let walked: WalkEntry[];
   let scope: Set<string> | undefined;
@@ -37,5 +38,6 @@ export async function scanChanges(
     ? { add: [], update: [], remove: [], unchanged: [] }
     : planChanges(walked, await engine.store.listFiles(), { full: o.full, pipelineKey, scope, limits });
   progress.lap('plan');
-  return { walked: walked.length, plan };
+  // Said only for a walk of the whole folder (a hint looks at a few paths).
+  return { walked: walked.length, plan, ...(o.paths ? {} : { ignored: walkOptions.counts.ignored }) };
 }

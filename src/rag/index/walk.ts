@@ -24,6 +24,8 @@ export interface WalkOptions {
   followExternalSymlinks?: boolean;
   /** Leave out what the folder's `.gitignore` / `.ignore` files and `.git/info/exclude` ignore. */
   useIgnoreFiles?: boolean;
+  /** Filled by the walk: documents and folders the globs select that ignore files left out (folders not entered). */
+  counts?: { ignored: number };
 }
 
 /**
@@ -69,8 +71,10 @@ export async function walkFolder(folder: string, o: WalkOptions, startDir?: stri
       const rel = toRel(root, abs);
       if (e.isDirectory()) {
         if (filter.entersDir(rel)) stack.push(abs);
-      } else if ((e.isFile() || e.isSymbolicLink()) && filter.accepts(rel)) {
-        (e.isSymbolicLink() ? links : files).push(abs);
+        else if (o.counts && filter.leftOutByIgnoreFiles(rel, true)) o.counts.ignored++;
+      } else if (e.isFile() || e.isSymbolicLink()) {
+        if (filter.accepts(rel)) (e.isSymbolicLink() ? links : files).push(abs);
+        else if (o.counts && filter.leftOutByIgnoreFiles(rel, false)) o.counts.ignored++;
       }
     }
     const kept = await Promise.all(links.map(inside));
