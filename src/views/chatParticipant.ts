@@ -78,7 +78,7 @@ export function createChatHandler(service: DocsService, log: Log): vscode.ChatRe
         stream.markdown(
           service.host.busy()
             ? 'The documents are being indexed right now. Ask again in a moment, or watch the progress in the status bar.'
-            : 'Nothing is indexed yet. Index the documents of this workspace first; it runs locally and updates itself afterwards.',
+            : await service.host.emptyIndexMessage('Nothing is indexed yet. Index the documents of this workspace first; it runs locally and updates itself afterwards.'),
         );
         stream.button({ command: 'docsRag.reindex', title: 'Reindex documents' });
         return { metadata: meta };

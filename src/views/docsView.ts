@@ -127,7 +127,7 @@ export class DocsViewProvider implements vscode.WebviewViewProvider, vscode.Disp
     try {
       this.post({ type: 'busy', requestId, stage: 'Searching…' });
       if ((await this.service.host.passageCount()) === 0) {
-        this.post({ type: 'error', requestId, message: 'Nothing is indexed yet. Press "Reindex" to index the documents of this workspace.' });
+        this.post({ type: 'error', requestId, message: await this.service.host.emptyIndexMessage('Nothing is indexed yet. Press "Reindex" to index the documents of this workspace.') });
         return;
       }
       const { hits, result } = await this.service.search(query, { k: 20, signal: abort.signal });
@@ -164,7 +164,7 @@ export class DocsViewProvider implements vscode.WebviewViewProvider, vscode.Disp
     this.running.set(requestId, abort);
     try {
       if ((await this.service.host.passageCount()) === 0) {
-        this.post({ type: 'error', requestId, message: 'Nothing is indexed yet. Press "Reindex" to index the documents of this workspace.' });
+        this.post({ type: 'error', requestId, message: await this.service.host.emptyIndexMessage('Nothing is indexed yet. Press "Reindex" to index the documents of this workspace.') });
         return;
       }
       this.post({ type: 'busy', requestId, stage: 'Choosing a model…' });

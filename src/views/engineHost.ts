@@ -7,7 +7,7 @@ import * as vscode from 'vscode';
 import type { IndexProgress, IndexRunResult } from '../rag/index/indexer';
 import { defaultConfig, type EngineConfig } from '../rag/config';
 import { META_FILE } from '../rag/store/meta';
-import type { FileRecord } from '../rag/store/types';
+import type { FileRecord, IndexMeta } from '../rag/store/types';
 import { errorMessage, type Log } from './log';
 import { indexWorkerPath, loadEngineModules, searchWorkerPath } from './engineModules';
 import type { QueuedRequest } from '../rag/index/runQueue';
@@ -16,6 +16,7 @@ import { IndexProcess } from './indexProcess';
 import { SearchProcess, type ReaderEngine } from '../searchProcess/client';
 import { prepareLocalModel } from './localModel';
 import { readSettings } from './settings';
+import { emptyIndexMessage } from './emptyIndex';
 
 export interface FolderStatus {
   folder: vscode.WorkspaceFolder;
@@ -23,7 +24,7 @@ export interface FolderStatus {
   files: FileRecord[];
   passages: number;
   embedder: string;
-  lastRun?: { startedAt: number; finishedAt: number; files: number; errors: number; unchanged: number };
+  lastRun?: IndexMeta['lastRun'];
   error?: string;
 }
 
@@ -308,6 +309,12 @@ export class EngineHost implements vscode.Disposable {
   }
 
   /** Total passages over all folders (0 = nothing indexed yet). */
+  /** The message for a question asked while nothing is indexed (`notYet`, unless ignore files left everything out). */
+  async emptyIndexMessage(notYet: string): Promise<string> {
+    const all = await this.status().catch(() => []);
+    return emptyIndexMessage(all.map((s) => s.lastRun), notYet);
+  }
+
   async passageCount(): Promise<number> {
     let n = 0;
     for (const { engine } of await this.openEngines()) n += await engine.store.countPassages();

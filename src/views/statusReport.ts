@@ -72,7 +72,7 @@ export async function statusMarkdown(host: EngineHost): Promise<string> {
       `- Passages: ${s.passages}`,
       `- Embedder: ${s.embedder}`,
       `- Vector search: ${describeVectorSearch(readVectorIndexInfo(s.storeDir), s.passages)}`,
-      `- Files: those \`docsRag.include\` selects, less \`docsRag.exclude\` and \`files.exclude\`${readSettings(s.folder).useIgnoreFiles ? ' and what .gitignore / .ignore files ignore' : ' (ignore files are not read: `docsRag.index.useIgnoreFiles` is off)'}`,
+      `- Files: those \`docsRag.include\` selects, less \`docsRag.exclude\` and \`files.exclude\`${readSettings(s.folder).useIgnoreFiles ? ' and what .gitignore / .ignore files ignore' : ' (ignore files are not read: `docsRag.index.useIgnoreFiles` is off)'}${s.lastRun?.ignored ? ` (the last walk left ${s.lastRun.ignored} document(s)/folder(s) out by ignore files)` : ''}`,
       `- Last run: ${when(s.lastRun?.finishedAt)}${s.lastRun ? ` (${s.lastRun.files} files, ${s.lastRun.unchanged} unchanged, ${s.lastRun.errors} errors)` : ''}`,
       `- Index folder: \`${s.storeDir}\``,
       '',

@@ -96,12 +96,14 @@ describe('index: ignore files', function () {
       assert.equal(second.removed, 1);
       assert.equal(second.ignored, 2);
       assert.equal((await indexFolder(engine, { paths: ['notes'] })).ignored, undefined, 'a hinted run does not count');
+      assert.equal(engine.store.meta()?.lastRun?.ignored, 2, "the index keeps the last walk's count across hinted runs");
       assert.deepEqual(await paths(), ['guide.md']);
 
       fs.rmSync(path.join(root, '.gitignore'));
       const third = await indexFolder(engine);
       assert.equal(third.added, 2);
       assert.equal(third.ignored, undefined);
+      assert.equal(engine.store.meta()?.lastRun?.ignored, undefined);
       assert.deepEqual(await paths(), ['build/site/guide.html', 'guide.md', 'notes/ideas.md']);
     } finally {
       await engine.close();

@@ -311,8 +311,7 @@ async function runIndex(engine: Engine, o: IndexOptions, progress: RunProgress, 
     progress.lap('compact');
   }
   // The enrichment cache keeps only what the indexed files use (a cancelled run asked for part of its files' keys only).
-  const result = await summarise(engine, started, plan, files, recovery, warnings, { prune: !!keys.enrich && !files.cancelled });
-  if (ignored) result.ignored = ignored;
+  const result = await summarise(engine, started, plan, files, recovery, warnings, { prune: !!keys.enrich && !files.cancelled, ignored });
   progress.lap('finish');
   return result;
 }
@@ -397,7 +396,7 @@ async function summarise(
   files: FilesResult,
   recovery: RecoveryResult,
   warnings: string[],
-  o: { prune: boolean },
+  o: { prune: boolean; /** From a walk of the whole folder; undefined after a hinted run. */ ignored?: number },
 ): Promise<IndexRunResult> {
   const { store } = engine;
   const records = await store.listFiles();
@@ -417,7 +416,10 @@ async function summarise(
   if (recovery.recovered) result.recovered = true;
   if (recovery.repairedPassages > 0) result.repairedPassages = recovery.repairedPassages;
   if (warnings.length > 0) result.warnings = warnings;
-  await store.setLastRun({ startedAt: started, finishedAt: Date.now(), files: result.files, errors: result.errors.length, unchanged: files.unchanged });
+  if (o.ignored) result.ignored = o.ignored;
+  // A hinted run did not walk the folder: the last walk's count stands.
+  const ignored = o.ignored ?? store.meta()?.lastRun?.ignored;
+  await store.setLastRun({ startedAt: started, finishedAt: Date.now(), files: result.files, errors: result.errors.length, unchanged: files.unchanged, ...(ignored ? { ignored } : {}) });
   return result;
 }
 

@@ -58,7 +58,15 @@ export interface IndexMeta {
   embedder: EmbedderInfo;
   /** Schema version of our tables. */
   schemaVersion: number;
-  lastRun?: { startedAt: number; finishedAt: number; files: number; errors: number; unchanged: number };
+  lastRun?: {
+    startedAt: number;
+    finishedAt: number;
+    files: number;
+    errors: number;
+    unchanged: number;
+    /** Documents and folders the last walk of the whole folder left out by ignore files (kept across hinted runs). */
+    ignored?: number;
+  };
   /** Set while a run writes; still set when a run opens means the last one was killed (crash recovery runs). */
   runInProgress?: { startedAt: number; pid: number };
   /** A run left its compaction to the vector-index step's process (`deferCompaction`); any optimize() clears it. */
