@@ -132,5 +132,7 @@ describe('index: ignore files', function () {
     // The summary says what was left out, and what to do about it.
     const human = spawnSync(process.execPath, ['--import', 'tsx', path.resolve(__dirname, '../../src/cli.ts'), 'index', root, '--store', path.join(root, '.store-c')], { encoding: 'utf8' });
     assert.match(human.stdout, /1 document or folder was left out by \.gitignore \/ \.ignore files \(--no-ignore-files indexes them too\)\./);
+    const status = spawnSync(process.execPath, ['--import', 'tsx', path.resolve(__dirname, '../../src/cli.ts'), 'status', '--folder', root, '--store', path.join(root, '.store-c')], { encoding: 'utf8' });
+    assert.match(status.stdout, /Left out by \.gitignore \/ \.ignore files at the last walk: 1 document\(s\) and folder\(s\)/);
   });
 });
