@@ -6,7 +6,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { mergeConfig } from '../rag/engine';
 import { indexFolder, type IndexRunResult } from '../rag/index/indexer';
-import { isIgnoreFile } from '../rag/index/ignoreFiles';
+import { ignoreFileMatters, isIgnoreFile } from '../rag/index/ignoreFiles';
 import { createPathFilter, type PathFilter } from '../rag/index/pathFilter';
 import type { IndexAccess } from './indexAccess';
 
@@ -55,6 +55,7 @@ export class FolderWatcher {
       }
       const rel = name.toString().split(path.sep).join('/');
       if (useIgnoreFiles && isIgnoreFile(rel)) {
+        if (!ignoreFileMatters(rel, (dir) => filter.entersDir(dir))) return;
         // New rules: read them again and walk the whole folder (what they ignore now goes, what they no longer ignore comes).
         filter = newFilter();
         this.full = true;

@@ -6,7 +6,8 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import { DEFAULT_EXCLUDE, DEFAULT_INCLUDE } from '../../src/rag/config';
 import { openEngine } from '../../src/rag/engine';
-import { createIgnoreRules, isIgnoreFile } from '../../src/rag/index/ignoreFiles';
+import { createIgnoreRules, ignoreFileMatters, isIgnoreFile } from '../../src/rag/index/ignoreFiles';
+import { createPathFilter } from '../../src/rag/index/pathFilter';
 import { indexFolder } from '../../src/rag/index/indexer';
 import { statPaths, walkFolder } from '../../src/rag/index/walk';
 
@@ -64,6 +65,12 @@ describe('index: ignore files', function () {
   it('names the files whose change alters the selection', () => {
     for (const rel of ['.gitignore', 'docs/.gitignore', 'a/b/.ignore', '.git/info/exclude']) assert.equal(isIgnoreFile(rel), true, rel);
     for (const rel of ['gitignore.md', 'docs/.gitignore.md', '.git/config']) assert.equal(isIgnoreFile(rel), false, rel);
+    // Only where the index can enter: a tool rewriting .venv/.gitignore or node_modules/x/.gitignore changes nothing indexed.
+    write(root, '.gitignore', '.venv/\n');
+    const filter = createPathFilter(root, { include: DEFAULT_INCLUDE, exclude: DEFAULT_EXCLUDE, useIgnoreFiles: true });
+    const matters = (rel: string) => ignoreFileMatters(rel, (dir) => filter.entersDir(dir));
+    for (const rel of ['.gitignore', 'docs/.gitignore', 'a/b/.ignore', '.git/info/exclude']) assert.equal(matters(rel), true, rel);
+    for (const rel of ['node_modules/x/.gitignore', '.venv/.gitignore', '.venv/lib/.gitignore']) assert.equal(matters(rel), false, rel);
   });
 
   it('walkFolder and statPaths leave ignored files out only when asked to', async () => {

@@ -20,6 +20,16 @@ export function isIgnoreFile(rel: string): boolean {
   return IGNORE_FILE_NAMES.includes(path.posix.basename(rel)) || rel === '.git/info/exclude';
 }
 
+/**
+ * Can a change of this ignore file change what the index holds? Not when it lies in a folder the index never enters
+ * (`entersDir` false: node_modules, an ignored .venv, whose own `.gitignore` a tool rewrites): its rules reach only below it.
+ */
+export function ignoreFileMatters(rel: string, entersDir: (dir: string) => boolean): boolean {
+  if (rel === '.git/info/exclude') return true;
+  const dir = path.posix.dirname(rel);
+  return dir === '.' || entersDir(dir);
+}
+
 function readRules(root: string, dir: string): Ignore | null {
   const sources = dir === '' ? ['.git/info/exclude', ...IGNORE_FILE_NAMES] : IGNORE_FILE_NAMES.map((n) => `${dir}/${n}`);
   let rules: Ignore | null = null;
