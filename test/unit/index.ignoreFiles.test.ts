@@ -45,6 +45,8 @@ describe('index: ignore files', function () {
     assert.equal(ignored('site/page.md'), true);
     assert.equal(ignored('site/index.md'), false, 'the nearest file decides: its negation wins over its own "*"');
     assert.equal(ignored('readme.md'), false);
+    // Case as git's core.ignorecase: exact on Linux.
+    if (process.platform === 'linux') assert.equal(ignored('Build', true), false);
   });
 
   it('keeps a file ignored when its folder is, whatever deeper rules say (git cannot re-include it either)', () => {

@@ -40,7 +40,8 @@ function readRules(root: string, dir: string): Ignore | null {
     } catch {
       continue; // no such file (or unreadable): no rules from it
     }
-    rules ??= ignore();
+    // As git's core.ignorecase: case-insensitive where the file system usually is (macOS, Windows), not on Linux.
+    rules ??= ignore({ ignorecase: process.platform === 'darwin' || process.platform === 'win32' });
     rules.add(text);
   }
   return rules;
