@@ -4,7 +4,8 @@
 // a big run's peak resident memory (BENCHMARKS.md, "Indexing process and memory", issue 15). The variables only take
 // effect at process start, hence the child. The child runs in a process group of its own, so a signal reaches it once,
 // from the launcher: a terminal's Ctrl+C (sent to the launcher's group) and a SIGINT sent to the command's pid alike,
-// and SIGTERM/SIGHUP; the launcher passes the exit code on. The child exits when the launcher goes away (IPC channel
+// SIGTERM/SIGHUP and a resized terminal's SIGWINCH; Ctrl+Z stops both and `fg` continues both. The launcher passes the
+// exit code on. The child exits when the launcher goes away (IPC channel
 // closed), so killing the command stops the run.
 import { spawn } from 'node:child_process';
 import * as os from 'node:os';
@@ -33,7 +34,14 @@ export function relaunchWithFewArenas(): Promise<number> | undefined {
       detached: true,
     });
     child.once('exit', () => temp.dispose());
-    for (const s of ['SIGINT', 'SIGTERM', 'SIGHUP'] as const) process.on(s, () => child.kill(s));
+    for (const s of ['SIGINT', 'SIGTERM', 'SIGHUP', 'SIGWINCH'] as const) process.on(s, () => child.kill(s));
+    // Job control: the terminal's Ctrl+Z (SIGTSTP) reaches only this launcher. The child stops first, then the launcher
+    // itself, as the shell expects; `fg` / `bg` continue the launcher (SIGCONT), which continues the child.
+    process.on('SIGTSTP', () => {
+      child.kill('SIGSTOP');
+      process.kill(process.pid, 'SIGSTOP');
+    });
+    process.on('SIGCONT', () => child.kill('SIGCONT'));
     child.on('error', (err) => {
       temp.dispose();
       process.stderr.write(`docs-rag: could not start the indexing process (${err.message})\n`);

@@ -311,6 +311,42 @@ describe('docs-rag index stopped by SIGINT (on Linux the command runs the indexi
     });
   }
 
+  it("a terminal's Ctrl+Z (SIGTSTP to the command's group) stops the relaunched run too, and SIGCONT (fg) continues both to the end", async () => {
+    if (process.platform !== 'linux') return; // the relaunch is Linux-only
+    const folder = tmp('docs-rag-sigtstp-');
+    const store = path.join(folder, '.store');
+    const state = (pid: number) => fs.readFileSync(`/proc/${pid}/stat`, 'utf8').replace(/^.*\) /s, '')[0];
+    const childOf = (pid: number) => Number(fs.readFileSync(`/proc/${pid}/task/${pid}/children`, 'utf8').trim().split(/\s+/)[0]);
+    try {
+      for (let i = 0; i < 600; i++) fs.writeFileSync(path.join(folder, `note-${i}.md`), `# Note ${i}\n\nWorking time and rest breaks, case ${i}.\n`);
+      const { child, out, closed } = startIndex(folder, store);
+      const lock = path.join(store, 'writer.lock');
+      for (let waited = 0; !fs.existsSync(lock); waited += 10) {
+        assert.ok(waited < 60_000, `the run never took the writer lock: ${out.stderr}`);
+        await new Promise((r) => setTimeout(r, 10));
+      }
+      const run = childOf(child.pid!);
+      assert.ok(run > 0, 'the relaunched child');
+      process.kill(-child.pid!, 'SIGTSTP');
+      const until = async (what: string, ok: () => boolean) => {
+        for (let waited = 0; !ok(); waited += 20) {
+          assert.ok(waited < 10_000, what);
+          await new Promise((r) => setTimeout(r, 20));
+        }
+      };
+      await until('both stopped', () => state(child.pid!) === 'T' && state(run) === 'T');
+      await new Promise((r) => setTimeout(r, 500));
+      assert.equal(state(run), 'T', 'the run stays stopped');
+      process.kill(-child.pid!, 'SIGCONT');
+      assert.equal(await closed, 0, out.stderr);
+      const summary = JSON.parse(out.stdout.trim().split('\n').pop()!) as { files: number; cancelled?: boolean };
+      assert.equal(summary.files, 600);
+      assert.equal(summary.cancelled, undefined);
+    } finally {
+      fs.rmSync(folder, { recursive: true, force: true });
+    }
+  });
+
   it('Ctrl+C while the vector index is trained (in a child of the run) stops that child too: exit 130 and a warning that the next run trains it', async () => {
     const folder = tmp('docs-rag-sigint-vi-');
     const store = path.join(folder, '.store');
