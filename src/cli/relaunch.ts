@@ -37,11 +37,19 @@ export function relaunchWithFewArenas(): Promise<number> | undefined {
     for (const s of ['SIGINT', 'SIGTERM', 'SIGHUP', 'SIGWINCH'] as const) process.on(s, () => child.kill(s));
     // Job control: the terminal's Ctrl+Z (SIGTSTP) reaches only this launcher. The child stops first, then the launcher
     // itself, as the shell expects; `fg` / `bg` continue the launcher (SIGCONT), which continues the child.
+    // The child's whole group (it leads it): the vector-index step it may have started stops and continues with it.
+    const group = (signal: NodeJS.Signals) => {
+      try {
+        if (child.pid) process.kill(-child.pid, signal);
+      } catch {
+        // already gone
+      }
+    };
     process.on('SIGTSTP', () => {
-      child.kill('SIGSTOP');
+      group('SIGSTOP');
       process.kill(process.pid, 'SIGSTOP');
     });
-    process.on('SIGCONT', () => child.kill('SIGCONT'));
+    process.on('SIGCONT', () => group('SIGCONT'));
     child.on('error', (err) => {
       temp.dispose();
       process.stderr.write(`docs-rag: could not start the indexing process (${err.message})\n`);
