@@ -5,7 +5,7 @@ import { describeHolder } from '../rag/index/writerLock';
 import { indexFolder, type IndexProgress, type IndexRunResult } from '../rag/index/indexer';
 import { VECTOR_STEP_MARK, runVectorIndexStep, spawnVectorIndexStep } from '../rag/index/vectorIndexStep';
 import { useLanceWriterEnv } from '../rag/store/lanceEnv';
-import { UsageError, isFolder, parse, printJson, resolveStore } from './common';
+import { UsageError, parse, printJson, requireFolder, resolveStore } from './common';
 import { INGEST_FLAGS, ingestOverrides } from './ingestOptions';
 import { prepareLocalModel } from './localModel';
 import { embedOverrides } from './searchOptions';
@@ -28,8 +28,7 @@ export async function run(argv: string[]): Promise<number> {
   });
   if (values.wait && values['no-wait']) throw new UsageError('--wait and --no-wait exclude each other');
   if (positionals.length !== 1) throw new UsageError('index needs exactly one <folder>');
-  const folder = path.resolve(positionals[0]);
-  if (!isFolder(folder)) throw new UsageError(`folder not found: ${folder}`);
+  const folder = requireFolder(positionals[0]);
   // A writer: LanceDB's memory settings for index builds (store/lanceEnv.ts), inherited by the vector-index step's child.
   useLanceWriterEnv();
   if (values['vector-index-step']) {

@@ -6,7 +6,6 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { mergeConfig } from '../rag/engine';
 import { indexFolder, type IndexRunResult } from '../rag/index/indexer';
-import { ignoreFileMatters, isIgnoreFile } from '../rag/index/ignoreFiles';
 import { createPathFilter, type PathFilter } from '../rag/index/pathFilter';
 import type { IndexAccess } from './indexAccess';
 
@@ -44,8 +43,8 @@ export class FolderWatcher {
     // The index's own include/exclude, store folder and ignore files (index/pathFilter.ts, as the walker and the VS Code
     // watcher): changes to other files start no run, so they neither cost a walk nor make a vector fill give way.
     const { ingest } = mergeConfig(this.access.o.config);
-    const useIgnoreFiles = ingest.useIgnoreFiles !== false;
-    const newFilter = (): PathFilter => createPathFilter(folder, { include: ingest.include, exclude: ingest.exclude, storeDir: this.access.storeDir, useIgnoreFiles });
+    const newFilter = (): PathFilter =>
+      createPathFilter(folder, { include: ingest.include, exclude: ingest.exclude, storeDir: this.access.storeDir, useIgnoreFiles: ingest.useIgnoreFiles !== false });
     let filter = newFilter();
     this.watcher = fs.watch(folder, { recursive: true }, (event, name) => {
       if (!name) {
@@ -54,8 +53,7 @@ export class FolderWatcher {
         return;
       }
       const rel = name.toString().split(path.sep).join('/');
-      if (useIgnoreFiles && isIgnoreFile(rel)) {
-        if (!ignoreFileMatters(rel, (dir) => filter.entersDir(dir))) return;
+      if (filter.changesRules(rel)) {
         // New rules: read them again and walk the whole folder (what they ignore now goes, what they no longer ignore comes).
         filter = newFilter();
         this.full = true;

@@ -1,7 +1,6 @@
 // Watches the documents (the engine's path filter of every workspace folder) and feeds debounced, coalesced incremental updates
 // to the index. A burst of thousands of events becomes one run per folder; events never block the editor.
 import * as vscode from 'vscode';
-import { ignoreFileMatters, isIgnoreFile } from '../rag/index/ignoreFiles';
 import { createPathFilter, type PathFilter } from '../rag/index/pathFilter';
 import type { EngineHost } from './engineHost';
 import { errorMessage, type Log } from './log';
@@ -76,8 +75,7 @@ export class DocumentWatcher implements vscode.Disposable {
     const filter = this.filters.get(key);
     if (!filter) return;
     const rel = where.rel;
-    if (isIgnoreFile(rel) && readSettings(where.folder).useIgnoreFiles) {
-      if (!ignoreFileMatters(rel, (dir) => filter.entersDir(dir))) return;
+    if (filter.changesRules(rel)) {
       // New rules: the filter reads them again, and the run walks the folder (adds what they no longer ignore, removes
       // what they now ignore).
       this.setFilter(where.folder);

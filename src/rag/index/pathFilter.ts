@@ -5,7 +5,7 @@
 // the folder.
 import * as path from 'node:path';
 import picomatch from 'picomatch';
-import { createIgnoreRules } from './ignoreFiles';
+import { createIgnoreRules, ignoreFileMatters, isIgnoreFile } from './ignoreFiles';
 
 export interface PathFilterOptions {
   include: string[];
@@ -23,6 +23,11 @@ export interface PathFilter {
   entersDir(rel: string): boolean;
   /** Is a file or folder that the globs select left out by an ignore file only? (To say so: the walker counts them.) */
   leftOutByIgnoreFiles(rel: string, isDir: boolean): boolean;
+  /**
+   * Is this a read ignore file whose change can change the selection (not one in a folder the index never enters)?
+   * Then the filter is stale: the watchers make a new one and walk the whole folder.
+   */
+  changesRules(rel: string): boolean;
 }
 
 export function createPathFilter(folder: string, o: PathFilterOptions): PathFilter {
@@ -33,10 +38,12 @@ export function createPathFilter(folder: string, o: PathFilterOptions): PathFilt
     storeRel !== null && storeRel !== '' && !storeRel.startsWith('../') && (rel === storeRel || rel.startsWith(`${storeRel}/`));
   const rules = o.useIgnoreFiles ? createIgnoreRules(folder) : null;
   const selected = (rel: string, isDir: boolean) => !inStore(rel) && (isDir ? !exclude(rel) && !exclude(`${rel}/x`) : include(rel) && !exclude(rel));
+  const entersDir = (rel: string) => selected(rel, true) && !rules?.ignored(rel, true);
   return {
     accepts: (rel) => selected(rel, false) && !rules?.ignored(rel, false),
-    entersDir: (rel) => selected(rel, true) && !rules?.ignored(rel, true),
+    entersDir,
     leftOutByIgnoreFiles: (rel, isDir) => !!rules && selected(rel, isDir) && rules.ignored(rel, isDir),
+    changesRules: (rel) => !!rules && isIgnoreFile(rel) && ignoreFileMatters(rel, entersDir),
   };
 }
 
