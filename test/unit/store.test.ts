@@ -2,6 +2,7 @@ import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
+import * as lancedb from '@lancedb/lancedb';
 import { VECTOR_INDEX_MIN_ROWS, describeVectorSearch, openStore, readVectorIndexInfo, type LanceStore } from '../../src/rag/store';
 import type { FileRecord } from '../../src/rag/store/types';
 import type { IndexedPassage, Lang, Level } from '../../src/rag/types';
@@ -194,7 +195,13 @@ describe('LanceStore (real LanceDB in a temp dir)', () => {
   const rng = (seed: number) => () => ((seed = (Math.imul(seed, 1664525) + 1013904223) >>> 0) / 2 ** 32);
   const unit = (v: Float32Array) => v.map((x) => x / Math.hypot(...v));
 
-  it('trains an IVF_FLAT index from VECTOR_INDEX_MIN_ROWS and searches all its partitions: the hits of exact search, also for questions unlike any row', async () => {
+  /** The index type LanceDB reports for the passages' vector column ('IvfRq', 'IvfFlat'), through its own table handle. */
+  async function vectorIndexType(): Promise<string | undefined> {
+    const table = await (await lancedb.connect(dir)).openTable('passages');
+    return (await table.listIndices()).find((i) => i.columns.includes('vector'))?.indexType;
+  }
+
+  it('trains an IVF_RQ index from VECTOR_INDEX_MIN_ROWS and searches all its partitions by the full vectors: the hits of exact search, also for questions unlike any row', async () => {
     // 50 tight clusters, the IVF best case for a row as the query; the questions are random directions between them,
     // whose nearest rows lie in clusters other than the one nearest to them (as real questions did: BENCHMARKS.md).
     const r = rng(7);
@@ -203,11 +210,15 @@ describe('LanceStore (real LanceDB in a temp dir)', () => {
     await fill(16, rows.length, (i) => rows[i]);
     const info = store.vectorIndexInfo()!;
     assert.equal(info.mode, 'ivf', JSON.stringify(info));
+    assert.equal(info.kind, 'ivf_rq', JSON.stringify(info));
     assert.ok(info.partitions > 1, JSON.stringify(info));
-    assert.ok((await store.indexNames()).some((x) => x.startsWith('vector')), 'vector index kept');
+    assert.equal(await vectorIndexType(), 'IvfRq');
     // What `docs-rag status` and `docs-rag index` say about it (read from the store folder, no LanceDB needed).
     assert.deepEqual(readVectorIndexInfo(dir), info);
-    assert.equal(describeVectorSearch(info, rows.length), `exact, from the IVF_FLAT index in memory (all ${info.partitions} partitions searched)`);
+    assert.equal(
+      describeVectorSearch(info, rows.length),
+      `IVF_RQ index of 4-bit codes, all ${info.partitions} partitions searched, candidates ranked by the full vectors`,
+    );
     for (let q = 0; q < 8; q++) {
       const question = unit(Float32Array.from({ length: 16 }, () => r() - 0.5));
       // 300 hits: more than one cluster's rows, so they come from several partitions.
@@ -243,7 +254,7 @@ describe('LanceStore (real LanceDB in a temp dir)', () => {
     assert.equal(await store.buildVectorIndexIfDue(), false, 'not trained again while current');
   });
 
-  it('keeps the index for uniform vectors too (the IVF worst case: no recall to lose when every partition is searched)', async () => {
+  it('keeps the index for uniform vectors too (the worst case for IVF partitions and for quantized codes): the hits of exact search', async () => {
     const r = rng(11);
     const rows = Array.from({ length: VECTOR_INDEX_MIN_ROWS }, () => unit(Float32Array.from({ length: 64 }, () => r() - 0.5)));
     await fill(64, rows.length, (i) => rows[i], { vectorIndex: false });
@@ -276,6 +287,58 @@ describe('LanceStore (real LanceDB in a temp dir)', () => {
     assert.equal(await store.buildVectorIndexIfDue(), true);
     assert.equal(store.vectorIndexInfo()!.mode, 'ivf');
     assert.ok((await store.indexNames()).some((x) => x.startsWith('vector')));
+  });
+
+  it('keeps the hits exact while files change under the IVF_RQ index: new rows outside it, removed rows, then folded in by optimize', async () => {
+    const r = rng(3);
+    const rows = Array.from({ length: VECTOR_INDEX_MIN_ROWS + 500 }, () => unit(Float32Array.from({ length: 64 }, () => r() - 0.5)));
+    await fill(64, VECTOR_INDEX_MIN_ROWS, (i) => rows[i]);
+    assert.equal(store.vectorIndexInfo()!.kind, 'ivf_rq');
+    const questions = Array.from({ length: 6 }, () => unit(Float32Array.from({ length: 64 }, () => r() - 0.5)));
+    const same = async (when: string) => {
+      for (const [q, question] of questions.entries()) {
+        const indexed = (await store.vectorSearch(question, { k: 80 })).map((h) => h.passage.id);
+        const exact = (await store.vectorSearch(question, { k: 80, exact: true })).map((h) => h.passage.id);
+        assert.deepEqual(indexed, exact, `${when}, question ${q}`);
+      }
+    };
+    // 500 new rows (outside the index until optimize folds them in) and 10 files removed.
+    const updates = [];
+    for (let f = VECTOR_INDEX_MIN_ROWS / 100; f < rows.length / 100; f++) {
+      const file = `f${f}.md`;
+      const ps = Array.from({ length: 100 }, (_, i) => passage(file, i, `text ${f} ${i}`));
+      updates.push({ record: record(file, 100), passages: ps, vectors: ps.map((_, i) => rows[f * 100 + i]) });
+    }
+    await store.addNewFiles(updates);
+    await store.removeFiles(Array.from({ length: 10 }, (_, f) => `f${f * 3}.md`));
+    const stats = await (await (await lancedb.connect(dir)).openTable('passages')).indexStats('vector_idx');
+    assert.ok(stats && stats.numUnindexedRows === 500, JSON.stringify(stats));
+    await same('before optimize');
+    await store.optimize();
+    assert.equal(await vectorIndexType(), 'IvfRq');
+    await same('after optimize');
+  });
+
+  it('searches an IVF_FLAT index of an earlier version as it is (exact hits), and trains the IVF_RQ index in its place', async () => {
+    const r = rng(5);
+    const rows = Array.from({ length: VECTOR_INDEX_MIN_ROWS }, () => unit(Float32Array.from({ length: 64 }, () => r() - 0.5)));
+    await fill(64, rows.length, (i) => rows[i], { vectorIndex: false });
+    // What the earlier version left: an IVF_FLAT index and its record without a kind.
+    const table = await (await lancedb.connect(dir)).openTable('passages');
+    await table.createIndex('vector', { config: lancedb.Index.ivfFlat({ distanceType: 'cosine', numPartitions: 18 }), replace: true });
+    const old = { mode: 'ivf', rows: rows.length, partitions: 18, trainMs: 700, builtAt: '2026-11-27T06:00:00.000Z' };
+    fs.writeFileSync(path.join(dir, 'vector-index.json'), JSON.stringify(old));
+    assert.equal(await vectorIndexType(), 'IvfFlat');
+    assert.match(describeVectorSearch(readVectorIndexInfo(dir), rows.length), /^exact, from an IVF_FLAT index in memory \(all 18 partitions searched; the next run trains the smaller IVF_RQ index\)$/);
+    const question = unit(Float32Array.from({ length: 64 }, () => r() - 0.5));
+    const exact = (await store.vectorSearch(question, { k: 20, exact: true })).map((h) => h.passage.id);
+    assert.deepEqual((await store.vectorSearch(question, { k: 20 })).map((h) => h.passage.id), exact);
+    assert.equal(await store.vectorIndexDue(), true);
+    assert.equal(await store.buildVectorIndexIfDue(), true);
+    assert.equal(store.vectorIndexInfo()!.kind, 'ivf_rq');
+    assert.equal(await vectorIndexType(), 'IvfRq');
+    assert.deepEqual((await store.vectorSearch(question, { k: 20 })).map((h) => h.passage.id), exact);
+    assert.equal(await store.vectorIndexDue(), false);
   });
 
   it('getFilePassages returns document order (L0, then each section followed by its passages)', async () => {

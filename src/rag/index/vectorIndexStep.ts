@@ -1,5 +1,6 @@
-// The vector-index step in a process of its own. Training the IVF_FLAT index reads every vector and holds the index's
-// copy of them while it writes it (~450 MB above the process's own size at 100k passages of 1,024 dimensions); in the
+// The vector-index step in a process of its own. Training the IVF index reads every vector and holds them while it
+// writes the index (an IVF_FLAT index's copy was ~450 MB above the process's own size at 100k passages of 1,024
+// dimensions; the IVF_RQ index of 4-bit codes peaks the same, 433–435 MB for the whole step); in the
 // process that has just parsed, embedded and written the corpus it peaked ~150 MB higher than in a fresh one (BENCHMARKS.md,
 // issue 15). The run ends with its passages searchable (keyword indexes current, vector search exact); then a child
 // process trains the index under the writer lock. If it dies, nothing is lost: the next optimize trains it again.

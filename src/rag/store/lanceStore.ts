@@ -4,7 +4,7 @@ import './quietLogs';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import * as lancedb from '@lancedb/lancedb';
-import { VECTOR_INDEX_FILE, VECTOR_INDEX_MIN_ROWS, readVectorIndexInfo, type VectorIndexInfo } from './vectorIndexInfo';
+import { VECTOR_INDEX_BITS, VECTOR_INDEX_FILE, VECTOR_INDEX_MIN_ROWS, readVectorIndexInfo, vectorRefineFactor, type VectorIndexInfo } from './vectorIndexInfo';
 import type { Connection, Table } from '@lancedb/lancedb';
 import { BooleanQuery, Index, MatchQuery, Occur, PhraseQuery, type FullTextQuery } from '@lancedb/lancedb';
 import type { EmbedderInfo, Lang, Level, LinkRow, Passage, SearchHit } from '../types';
@@ -109,7 +109,7 @@ export async function openStore(dir: string, options: OpenStoreOptions = {}): Pr
 }
 
 
-/** Partitions of the IVF_FLAT index for a table of `rows` (sqrt(n)/4: see buildVectorIndex). */
+/** Partitions of the IVF index for a table of `rows` (sqrt(n)/4: see buildVectorIndex). */
 export function vectorPartitions(rows: number): number {
   return Math.max(2, Math.round(Math.sqrt(rows) / 4));
 }
@@ -450,10 +450,12 @@ export class LanceStore implements IndexStore {
       .vectorSearch(vector)
       .distanceType('cosine')
       .select(options.withVectors ? [...PASSAGE_COLUMNS, 'vector', '_distance'] : [...PASSAGE_COLUMNS, '_distance']);
-    // Every partition of the IVF_FLAT index is searched: its full vectors, held in LanceDB's index cache, give the exact
-    // nearest rows ~9x faster than a scan of the table (101k passages: 25 against 218 ms). Probing only the partitions
-    // nearest the question lost half the true neighbours of real questions (BENCHMARKS.md, "The vector index searched whole").
+    // Every partition of the IVF index is searched: probing only the partitions nearest the question lost half the true
+    // neighbours of real questions (BENCHMARKS.md, "The vector index searched whole"). The IVF_RQ index ranks by 4-bit
+    // codes and re-ranks 4k candidates (at least 100) by the full vectors: the scan's hits, faster, with an eighth of the
+    // memory an IVF_FLAT index held (BENCHMARKS.md, "The vector index as 4-bit codes").
     if (options.exact || index?.mode !== 'ivf') q = q.bypassVectorIndex();
+    else if (index.kind === 'ivf_rq') q = q.nprobes(index.partitions).refineFactor(vectorRefineFactor(options.k));
     else q = q.nprobes(index.partitions);
     const where = filterSql(options);
     const filled = (await hasPendingColumn(this.passages)) ? FILLED : undefined;
@@ -648,23 +650,25 @@ export class LanceStore implements IndexStore {
     if (rows < VECTOR_INDEX_MIN_ROWS) return false;
     const built = this.vectorIndexInfo();
     const stale = built !== null && rows > 2 * built.rows; // grown a lot since training: retrain the partitions
-    // Missing, or dropped by an earlier version whose recall check failed (mode 'exact'): trained (again).
-    const missing = built === null || built.mode !== 'ivf' || !have.has('vector');
+    // Missing, dropped by an earlier version whose recall check failed (mode 'exact'), or an IVF_FLAT index of an earlier
+    // version (its full vectors held in every searching process's memory): trained (again) as IVF_RQ.
+    const missing = built === null || built.mode !== 'ivf' || built.kind !== 'ivf_rq' || !have.has('vector');
     if (!missing && !stale) return false;
     // Never trained on placeholder vectors: the index is built once every vector is filled (the fill ends with optimize).
     return !(await hasPendingColumn(table)) || (await table.countRows('vectorPending = true')) === 0;
   }
 
   /**
-   * Trains an IVF_FLAT index (sqrt(n)/4 partitions) and records it in vector-index.json. Searches probe every partition
-   * (vectorSearch): the index is an in-memory copy of the full vectors, so results equal exact search, and k-means'
-   * randomness decides nothing.
+   * Trains an IVF_RQ index of VECTOR_INDEX_BITS-bit codes (sqrt(n)/4 partitions) and records it in vector-index.json.
+   * Searches probe every partition and rank their candidates by the full vectors (vectorSearch), so k-means' randomness
+   * decides nothing and the results are the scan's.
    */
   private async buildVectorIndex(table: Table, rows: number): Promise<VectorIndexInfo> {
     const partitions = vectorPartitions(rows);
     const start = Date.now();
-    await table.createIndex('vector', { config: Index.ivfFlat({ distanceType: 'cosine', numPartitions: partitions }), replace: true });
-    const info: VectorIndexInfo = { mode: 'ivf', rows, partitions, trainMs: Date.now() - start, builtAt: new Date().toISOString() };
+    const config = Index.ivfRq({ distanceType: 'cosine', numPartitions: partitions, numBits: VECTOR_INDEX_BITS });
+    await table.createIndex('vector', { config, replace: true });
+    const info: VectorIndexInfo = { mode: 'ivf', kind: 'ivf_rq', rows, partitions, trainMs: Date.now() - start, builtAt: new Date().toISOString() };
     writeJsonAtomic(path.join(this.dir, VECTOR_INDEX_FILE), info);
     return info;
   }

@@ -6,20 +6,49 @@ import * as path from 'node:path';
 export const VECTOR_INDEX_FILE = 'vector-index.json';
 
 /**
- * From this many passages a vector index (IVF_FLAT, cosine) is trained: searched whole it gives the scan's hits faster
- * (SciFact's 5,183 rows: 2.6 against 8.1 ms a query; 101k: 25 against 218 ms). Below it a scan costs a few ms and the
- * training would cost more than it saves. (Until 2026-11-27 it was 10,000: an index searched in part lost quality
- * depending on its random training, and SciFact sat near the line. At 5,000 the gate's SciFact set searches an index.)
+ * From this many passages a vector index (IVF_RQ, cosine) is trained: searched whole it gives the scan's hits faster
+ * (101k passages: ~13 against 218 ms a query). Below it a scan costs a few ms and the training would cost more than it
+ * saves. (Until 2026-11-27 it was 10,000: an index searched in part lost quality depending on its random training, and
+ * SciFact sat near the line. At 5,000 the gate's SciFact set searches an index.)
  */
 export const VECTOR_INDEX_MIN_ROWS = 5_000;
+
+/**
+ * Bits per dimension of the IVF_RQ codes (RaBitQ). The index holds these codes instead of the full vectors, which an
+ * IVF_FLAT index kept in LanceDB's cache of every process that searched (~400 MB at 101k passages of 1,024 dimensions;
+ * 4-bit codes are an eighth). With 1 bit the candidates need a large refine factor (recall@80 0.99 at 10); with 4 bits
+ * the estimate is close enough that twice k candidates already held every true neighbour (BENCHMARKS.md, "The vector
+ * index as 4-bit codes").
+ */
+export const VECTOR_INDEX_BITS = 4;
+
+/**
+ * A search takes k × this many candidates (at least VECTOR_REFINE_MIN_CANDIDATES) by the codes' estimated distance, from
+ * every partition, and ranks them by the full vectors read from the table (LanceDB's refineFactor), so the hits are the
+ * exact nearest rows unless a true neighbour's estimate falls behind that many others. Measured: twice k was enough for
+ * 300 SciFact and 42 workspace questions at 75k–101k passages; 4 is the margin, ~3 ms a query. Uniform random vectors,
+ * the worst case, need 100 candidates for k = 10 (recall@10 1.0 over 50 questions in 64 and 384 dimensions).
+ */
+export const VECTOR_REFINE_FACTOR = 4;
+export const VECTOR_REFINE_MIN_CANDIDATES = 100;
+
+/** The refine factor of a search for k hits. */
+export function vectorRefineFactor(k: number): number {
+  return Math.max(VECTOR_REFINE_FACTOR, Math.ceil(VECTOR_REFINE_MIN_CANDIDATES / Math.max(1, k)));
+}
 
 /** vector-index.json: the last build of the vector index. */
 export interface VectorIndexInfo {
   /**
-   * 'ivf': an IVF_FLAT index, searched in all `partitions` (exact results from the index's in-memory vectors).
+   * 'ivf': an IVF index, searched in all `partitions`.
    * 'exact': written by versions before 2026-11-27, whose recall check dropped the index; the next run trains it again.
    */
   mode: 'ivf' | 'exact';
+  /**
+   * 'ivf_rq': 4-bit codes, candidates re-ranked with the full vectors. Absent: an IVF_FLAT index of a version before
+   * 2026-11-27 (full vectors in memory), searched as it is until the next run trains the IVF_RQ index in its place.
+   */
+  kind?: 'ivf_rq';
   rows: number;
   partitions: number;
   trainMs: number;
@@ -44,6 +73,9 @@ export function describeVectorSearch(info: VectorIndexInfo | null, passages: num
       ? `exact (below ${VECTOR_INDEX_MIN_ROWS.toLocaleString('en')} passages no vector index is needed)`
       : 'exact (no vector index trained yet: the next run trains it)';
   }
-  if (info.mode === 'ivf') return `exact, from the IVF_FLAT index in memory (all ${info.partitions} partitions searched)`;
+  if (info.mode === 'ivf' && info.kind === 'ivf_rq') {
+    return `IVF_RQ index of ${VECTOR_INDEX_BITS}-bit codes, all ${info.partitions} partitions searched, candidates ranked by the full vectors`;
+  }
+  if (info.mode === 'ivf') return `exact, from an IVF_FLAT index in memory (all ${info.partitions} partitions searched; the next run trains the smaller IVF_RQ index)`;
   return 'exact (an earlier version dropped the trained index: the next run trains it again)';
 }
