@@ -23,7 +23,8 @@ export const COMMAND_USAGE: Record<string, string> = {
     --full                   re-parse and re-embed every file
     --enrich contextual,summaries, --enrich-model NAME   LLM enrichments at indexing time (Ollama)
     --follow-external-symlinks   also index files that symbolic links point to outside <folder>
-    --no-ignore-files        also index what .gitignore / .ignore files and .git/info/exclude leave out (default: honoured)
+    --no-ignore-files        also index what .gitignore / .ignore files (also those above the folder, up to its
+                             repository's root) and .git/info/exclude leave out (default: honoured)
     --wait | --no-wait       when another process writes this index: wait for it (default), or exit 1 at once
     --ocr on|off             read scanned PDF pages and images by OCR (default on)
     --ocr-langs L            OCR languages, tesseract codes joined by + (default deu+eng)

@@ -20,6 +20,7 @@ export interface WatchOptions {
 
 export class FolderWatcher {
   private watcher: fs.FSWatcher | null = null;
+  private parentWatchers: fs.FSWatcher[] = [];
   private readonly pending = new Set<string>();
   private timer: NodeJS.Timeout | null = null;
   private firstAt = 0;
@@ -67,6 +68,26 @@ export class FolderWatcher {
       }
     });
     this.watcher.on('error', (err) => this.o.log?.(`watching ${folder} failed: ${err.message}`));
+    // The ignore files above the folder, up to its repository's root: one non-recursive watch per folder that holds them.
+    const byDir = new Map<string, Set<string>>();
+    for (const file of filter.parentIgnoreFiles) {
+      const names = byDir.get(path.dirname(file)) ?? byDir.set(path.dirname(file), new Set()).get(path.dirname(file))!;
+      names.add(path.basename(file));
+    }
+    for (const [dir, names] of byDir) {
+      try {
+        const w = fs.watch(dir, (_event, name) => {
+          if (name && !names.has(name.toString())) return;
+          filter = newFilter();
+          this.full = true;
+          this.schedule();
+        });
+        w.on('error', () => w.close());
+        this.parentWatchers.push(w);
+      } catch {
+        // No such folder (a repository without .git/info): nothing to watch there.
+      }
+    }
     this.schedule(0);
   }
 
@@ -75,6 +96,8 @@ export class FolderWatcher {
     this.stopped = true;
     this.watcher?.close();
     this.watcher = null;
+    for (const w of this.parentWatchers) w.close();
+    this.parentWatchers = [];
     if (this.timer) clearTimeout(this.timer);
     this.timer = null;
     await this.running;

@@ -1,5 +1,6 @@
 // Watches the documents (the engine's path filter of every workspace folder) and feeds debounced, coalesced incremental updates
 // to the index. A burst of thousands of events becomes one run per folder; events never block the editor.
+import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { createPathFilter, type PathFilter } from '../rag/index/pathFilter';
 import type { EngineHost } from './engineHost';
@@ -39,7 +40,7 @@ export class DocumentWatcher implements vscode.Disposable {
   start(): void {
     this.stop();
     for (const folder of this.host.folders()) {
-      this.setFilter(folder);
+      const filter = this.setFilter(folder);
       // One watcher for everything under the folder: VS Code's glob watchers match case-sensitively on Linux, and a
       // deleted or moved-in folder may come as one event for the folder, not one per document.
       const w = vscode.workspace.createFileSystemWatcher(new vscode.RelativePattern(folder, '**/*'));
@@ -49,16 +50,28 @@ export class DocumentWatcher implements vscode.Disposable {
         w.onDidChange((uri) => void this.onEvent(uri, 'change')),
         w.onDidDelete((uri) => void this.onEvent(uri, 'delete')),
       );
+      // The ignore files above the folder, up to its repository's root (one non-recursive watcher each).
+      for (const file of filter.parentIgnoreFiles) {
+        const p = vscode.workspace.createFileSystemWatcher(new vscode.RelativePattern(vscode.Uri.file(path.dirname(file)), path.basename(file)));
+        const changed = () => this.onParentIgnoreFile(folder, file);
+        this.watchers.push(p, p.onDidCreate(changed), p.onDidChange(changed), p.onDidDelete(changed));
+      }
     }
   }
 
+  /** An ignore file above the folder changed: new rules, and the whole folder is walked again. */
+  private onParentIgnoreFile(folder: vscode.WorkspaceFolder, file: string): void {
+    if (!vscode.workspace.isTrusted || !this.filters.has(folder.uri.toString())) return;
+    this.setFilter(folder);
+    this.queue(folder.uri.toString(), file, true);
+  }
+
   /** The engine's filter: the same files as the walker selects (include globs case-insensitive, excludes, store, ignore files). */
-  private setFilter(folder: vscode.WorkspaceFolder): void {
+  private setFilter(folder: vscode.WorkspaceFolder): PathFilter {
     const s = readSettings(folder);
-    this.filters.set(
-      folder.uri.toString(),
-      createPathFilter(folder.uri.fsPath, { include: s.include, exclude: s.exclude, storeDir: this.host.storeDirFor(folder), useIgnoreFiles: s.useIgnoreFiles }),
-    );
+    const filter = createPathFilter(folder.uri.fsPath, { include: s.include, exclude: s.exclude, storeDir: this.host.storeDirFor(folder), useIgnoreFiles: s.useIgnoreFiles });
+    this.filters.set(folder.uri.toString(), filter);
+    return filter;
   }
 
   private stop(): void {

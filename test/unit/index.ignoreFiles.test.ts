@@ -6,7 +6,7 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import { DEFAULT_EXCLUDE, DEFAULT_INCLUDE } from '../../src/rag/config';
 import { openEngine } from '../../src/rag/engine';
-import { createIgnoreRules, ignoreFileMatters, isIgnoreFile } from '../../src/rag/index/ignoreFiles';
+import { createIgnoreRules, ignoreFileMatters, isIgnoreFile, parentIgnoreFiles, parentIgnoreFolders } from '../../src/rag/index/ignoreFiles';
 import { createPathFilter } from '../../src/rag/index/pathFilter';
 import { indexFolder } from '../../src/rag/index/indexer';
 import { statPaths, walkFolder } from '../../src/rag/index/walk';
@@ -54,6 +54,50 @@ describe('index: ignore files', function () {
     write(root, 'vendor/.gitignore', '!important.md\n');
     const rules = createIgnoreRules(root);
     assert.equal(rules.ignored('vendor/important.md', false), true);
+  });
+
+  it('a folder inside a repository follows the ignore files above it up to the repository root, below its own', () => {
+    // repo/.git, repo/.gitignore, repo/packages/.gitignore, repo/packages/docs = the folder opened alone.
+    fs.mkdirSync(path.join(root, 'repo/.git/info'), { recursive: true });
+    write(root, 'repo/.git/info/exclude', 'secret/\n');
+    write(root, 'repo/.gitignore', '_build/\n*.tmp.md\n/packages/docs/top.md\n');
+    write(root, 'repo/packages/.gitignore', 'docs/generated/\n');
+    write(root, 'repo/packages/docs/.gitignore', '!keep.tmp.md\n');
+    // Above the repository: never read.
+    write(root, '.gitignore', '*.md\n');
+    const folder = path.join(root, 'repo/packages/docs');
+    assert.deepEqual(parentIgnoreFolders(folder), [path.join(root, 'repo'), path.join(root, 'repo/packages')]);
+    assert.deepEqual(parentIgnoreFiles(folder), [
+      path.join(root, 'repo/.git/info/exclude'), path.join(root, 'repo/.gitignore'), path.join(root, 'repo/.ignore'),
+      path.join(root, 'repo/packages/.gitignore'), path.join(root, 'repo/packages/.ignore'),
+    ]);
+    const rules = createIgnoreRules(folder);
+    const ignored = (rel: string, isDir = false) => rules.ignored(rel, isDir);
+    assert.equal(ignored('_build', true), true, "the repository root's .gitignore");
+    assert.equal(ignored('guide/_build/index.md'), true);
+    assert.equal(ignored('generated', true), true, 'a .gitignore between the root and the folder');
+    assert.equal(ignored('a.tmp.md'), true);
+    assert.equal(ignored('keep.tmp.md'), false, "the folder's own negation wins over the rules above it");
+    assert.equal(ignored('top.md'), true, 'a pattern anchored at the repository root');
+    assert.equal(ignored('guide/top.md'), false);
+    assert.equal(ignored('secret/plan.md'), true, "the repository's .git/info/exclude");
+    assert.equal(ignored('readme.md'), false, 'nothing above the repository applies');
+    // The repository root itself reads only its own files, as before; outside a repository nothing above is read.
+    assert.deepEqual(parentIgnoreFolders(path.join(root, 'repo')), []);
+    fs.mkdirSync(path.join(root, 'plain/docs'), { recursive: true });
+    assert.deepEqual(parentIgnoreFolders(path.join(root, 'plain/docs')), []);
+    assert.equal(createIgnoreRules(path.join(root, 'plain/docs')).ignored('readme.md', false), false);
+    // A path filter without ignore files watches none.
+    assert.deepEqual(createPathFilter(folder, { include: DEFAULT_INCLUDE, exclude: [], useIgnoreFiles: false }).parentIgnoreFiles, []);
+    assert.equal(createPathFilter(folder, { include: DEFAULT_INCLUDE, exclude: [], useIgnoreFiles: true }).parentIgnoreFiles.length, 5);
+  });
+
+  it('a folder that the rules above it ignore was opened on purpose: those rules do not apply to it', () => {
+    fs.mkdirSync(path.join(root, 'repo/.git'), { recursive: true });
+    write(root, 'repo/.gitignore', 'site/\n*.html\n');
+    const rules = createIgnoreRules(path.join(root, 'repo/site'));
+    assert.equal(rules.ignored('index.md', false), false);
+    assert.equal(rules.ignored('page.html', false), false, 'none of the rules above: the folder itself matched one');
   });
 
   it('reads the repository-wide .git/info/exclude, below the folder\'s own .gitignore', () => {

@@ -21,6 +21,8 @@ describe('mcp --watch: which changes start a run', function () {
     tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'docs-rag-watch-'));
     const folder = path.join(tmp, 'docs');
     fs.mkdirSync(path.join(folder, 'drafts'), { recursive: true });
+    // The folder is a repository's subfolder: the ignore files of tmp apply to it too.
+    fs.mkdirSync(path.join(tmp, '.git'));
     fs.writeFileSync(path.join(folder, 'a.md'), '# A\n\nDas Zwiebelfischregister wird jährlich geführt.\n');
     access = new IndexAccess({ folder, storeDir: path.join(tmp, 'store'), config: { ingest: { exclude: ['**/drafts/**'] } } });
     watcher = new FolderWatcher(access, {
@@ -95,6 +97,23 @@ describe('mcp --watch: which changes start a run', function () {
     await settle();
     assert.deepEqual(runs.slice(seen), ['all'], 'no run for a change the ignore file leaves out');
     fs.rmSync(path.join(folder, '.gitignore'));
+    await settle();
+    assert.deepEqual(runs.slice(seen), ['all', 'all']);
+    assert.deepEqual(await paths(), ['a.md', 'b.md', 'out/report.md']);
+  });
+
+  it('a changed .gitignore above the folder, in its repository root, walks the folder again too', async () => {
+    const paths = async () => (await access.use((engine) => engine.store.listFiles())).map((f) => f.path).sort();
+    const seen = runs.length;
+    fs.writeFileSync(path.join(tmp, '.gitignore'), '/docs/out/\n');
+    await settle();
+    assert.deepEqual(runs.slice(seen), ['all'], 'one walk of the whole folder');
+    assert.deepEqual(await paths(), ['a.md', 'b.md']);
+    // A file beside it that is no ignore file starts nothing.
+    fs.writeFileSync(path.join(tmp, 'notes.txt'), 'not an ignore file\n');
+    await settle();
+    assert.deepEqual(runs.slice(seen), ['all']);
+    fs.rmSync(path.join(tmp, '.gitignore'));
     await settle();
     assert.deepEqual(runs.slice(seen), ['all', 'all']);
     assert.deepEqual(await paths(), ['a.md', 'b.md', 'out/report.md']);

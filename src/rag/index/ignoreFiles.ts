@@ -1,5 +1,8 @@
 // Git's ignore files as part of the path filter: `.gitignore` and `.ignore` in every folder (their rules apply to the
 // paths below that folder, deeper files first, as git and ripgrep read them) and the repository's `.git/info/exclude`.
+// A folder inside a repository (a monorepo's `docs/` opened alone) also follows the ignore files of the folders above
+// it up to the repository root, as git does ("docs/_build/" in the root's .gitignore); not beyond a repository, and not
+// when those rules ignore the folder itself (it was opened on purpose).
 // Generated documentation, build output and virtual environments (target/doc, site/, .venv/) hold thousands of HTML and
 // text files a team never meant to ask about; the project's ignore files already say so. Rules are matched by the
 // `ignore` package (git's pattern semantics); which files apply to a path is this module's part.
@@ -30,8 +33,9 @@ export function ignoreFileMatters(rel: string, entersDir: (dir: string) => boole
   return dir === '.' || entersDir(dir);
 }
 
-function readRules(root: string, dir: string): Ignore | null {
-  const sources = dir === '' ? ['.git/info/exclude', ...IGNORE_FILE_NAMES] : IGNORE_FILE_NAMES.map((n) => `${dir}/${n}`);
+function readRules(root: string, dir: string, withExclude = dir === ''): Ignore | null {
+  const names = dir === '' ? IGNORE_FILE_NAMES : IGNORE_FILE_NAMES.map((n) => `${dir}/${n}`);
+  const sources = withExclude ? ['.git/info/exclude', ...names] : names;
   let rules: Ignore | null = null;
   for (const rel of sources) {
     let text: string;
@@ -48,10 +52,58 @@ function readRules(root: string, dir: string): Ignore | null {
 }
 
 /**
+ * The folders above `root` whose ignore files apply to it: from the repository root (the nearest ancestor holding
+ * `.git`) down to root's parent, outermost first. Empty when root is a repository's root or in none.
+ */
+export function parentIgnoreFolders(root: string): string[] {
+  const chain: string[] = [];
+  let dir = path.resolve(root);
+  if (fs.existsSync(path.join(dir, '.git'))) return [];
+  for (;;) {
+    const up = path.dirname(dir);
+    if (up === dir) return []; // reached the file system's root: no repository
+    chain.unshift(up);
+    if (fs.existsSync(path.join(up, '.git'))) return chain;
+    dir = up;
+  }
+}
+
+/** The ignore files above `root` that decide what it holds (those of parentIgnoreFolders, present or not): for watchers. */
+export function parentIgnoreFiles(root: string): string[] {
+  const folders = parentIgnoreFolders(root);
+  return folders.flatMap((dir, i) => [...(i === 0 ? [path.join(dir, '.git', 'info', 'exclude')] : []), ...IGNORE_FILE_NAMES.map((n) => path.join(dir, n))]);
+}
+
+interface ParentRules {
+  /** Root's path relative to that folder ('docs', 'packages/api/docs'). */
+  prefix: string;
+  rules: Ignore;
+}
+
+/** The rules of the folders above root, nearest first; none when they ignore root itself. */
+function readParentRules(root: string): ParentRules[] {
+  const folders = parentIgnoreFolders(root);
+  const out: ParentRules[] = [];
+  folders.forEach((dir, i) => {
+    const rules = readRules(dir, '', i === 0);
+    if (rules) out.unshift({ prefix: path.relative(dir, root).split(path.sep).join('/'), rules });
+  });
+  const rootIgnored = out.some(({ prefix, rules }) => {
+    try {
+      return rules.ignores(`${prefix}/`);
+    } catch {
+      return false;
+    }
+  });
+  return rootIgnored ? [] : out;
+}
+
+/**
  * The ignore rules under `root`, read lazily per folder and kept for the life of the returned object (a walk, or a
  * watcher until an ignore file changes).
  */
 export function createIgnoreRules(root: string): IgnoreRules {
+  const parents = readParentRules(root);
   const rulesByDir = new Map<string, Ignore | null>();
   const dirIgnored = new Map<string, boolean>();
   const rulesOf = (dir: string): Ignore | null => {
@@ -69,6 +121,17 @@ export function createIgnoreRules(root: string): IgnoreRules {
         result = rules.test(parts.slice(d).join('/') + (isDir ? '/' : ''));
       } catch {
         continue; // a path the package refuses ("./x", ""): no rule of this file applies
+      }
+      if (result.ignored) return true;
+      if (result.unignored) return false;
+    }
+    // Then the folders above root, nearest first (their rules are deeper in git's order than the repository's exclude).
+    for (const { prefix, rules } of parents) {
+      let result: { ignored: boolean; unignored: boolean };
+      try {
+        result = rules.test(`${prefix}/${parts.join('/')}${isDir ? '/' : ''}`);
+      } catch {
+        continue;
       }
       if (result.ignored) return true;
       if (result.unignored) return false;

@@ -5,7 +5,7 @@
 // the folder.
 import * as path from 'node:path';
 import picomatch from 'picomatch';
-import { createIgnoreRules, ignoreFileMatters, isIgnoreFile } from './ignoreFiles';
+import { createIgnoreRules, ignoreFileMatters, isIgnoreFile, parentIgnoreFiles } from './ignoreFiles';
 
 export interface PathFilterOptions {
   include: string[];
@@ -28,6 +28,11 @@ export interface PathFilter {
    * Then the filter is stale: the watchers make a new one and walk the whole folder.
    */
   changesRules(rel: string): boolean;
+  /**
+   * Absolute paths of the ignore files above the folder, up to its repository's root, whose rules apply too (present
+   * or not; empty without ignore files or outside a repository): the watchers watch them, a change makes a new filter.
+   */
+  readonly parentIgnoreFiles: string[];
 }
 
 export function createPathFilter(folder: string, o: PathFilterOptions): PathFilter {
@@ -44,6 +49,7 @@ export function createPathFilter(folder: string, o: PathFilterOptions): PathFilt
     entersDir,
     leftOutByIgnoreFiles: (rel, isDir) => !!rules && selected(rel, isDir) && rules.ignored(rel, isDir),
     changesRules: (rel) => !!rules && isIgnoreFile(rel) && ignoreFileMatters(rel, entersDir),
+    parentIgnoreFiles: rules ? parentIgnoreFiles(folder) : [],
   };
 }
 

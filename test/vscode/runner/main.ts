@@ -99,6 +99,8 @@ async function runStage(paths: HostPaths, stage: 'dev' | 'package', args: Args, 
   const tmp = await fs.mkdtemp(path.join(os.tmpdir(), `docs-rag-vscode-${stage}-`));
   const workspace = path.join(tmp, 'workspace');
   await fs.cp(path.join(repo, 'test/vscode/fixtures/workspace'), workspace, { recursive: true });
+  // The workspace folder lies in a repository (tmp, no rules of its own): the watcher test writes a .gitignore above it.
+  await fs.mkdir(path.join(tmp, '.git'));
 
   const vsixes = [lmVsix];
   let testsEntry: string;

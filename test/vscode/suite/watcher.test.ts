@@ -1,7 +1,7 @@
 // File watching: a new document is indexed, a deleted one forgotten, a renamed one moves; a burst of many files
 // coalesces into few index runs; a .gitignore's rules take documents out and give them back. Real file system events from the VS Code server.
 import * as assert from 'node:assert/strict';
-import { promises as fs } from 'node:fs';
+import { existsSync, promises as fs } from 'node:fs';
 import path from 'node:path';
 import * as vscode from 'vscode';
 import { api, fileUri, folder, waitUntil } from './helpers';
@@ -121,6 +121,25 @@ describe('file watcher', () => {
       await fs.rm(gitignore, { force: true });
       await fs.rm(dir, { recursive: true, force: true });
       await waitUntil('generated/ removed', async () => !(await indexedPaths()).has('generated/api.md'), 30_000, 500);
+    }
+  });
+
+  it('follows a .gitignore above the workspace folder, in its repository root (VS Code watches it outside the folder)', async () => {
+    const dir = fileUri('generated-above').fsPath;
+    const gitignore = path.join(path.dirname(folder().uri.fsPath), '.gitignore');
+    assert.ok(existsSync(path.join(path.dirname(gitignore), '.git')), 'the runner puts the workspace in a repository');
+    await fs.mkdir(dir, { recursive: true });
+    await fs.writeFile(path.join(dir, 'api.md'), '# API\n\nDie Otter-Schnittstelle 7070 wird aus dem Code erzeugt.\n');
+    try {
+      await waitUntil('generated-above/api.md indexed', async () => (await indexedPaths()).has('generated-above/api.md'), 30_000, 500);
+      await fs.writeFile(gitignore, 'generated-above/\n');
+      await waitUntil('generated-above/api.md gone once the .gitignore above ignores it', async () => !(await indexedPaths()).has('generated-above/api.md'), 30_000, 500);
+      await fs.unlink(gitignore);
+      await waitUntil('generated-above/api.md back once that rule is gone', async () => (await indexedPaths()).has('generated-above/api.md'), 30_000, 500);
+    } finally {
+      await fs.rm(gitignore, { force: true });
+      await fs.rm(dir, { recursive: true, force: true });
+      await waitUntil('generated-above/ removed', async () => !(await indexedPaths()).has('generated-above/api.md'), 30_000, 500);
     }
   });
 
