@@ -98,6 +98,11 @@ describe('index: ignore files', function () {
     const rules = createIgnoreRules(path.join(root, 'repo/site'));
     assert.equal(rules.ignored('index.md', false), false);
     assert.equal(rules.ignored('page.html', false), false, 'none of the rules above: the folder itself matched one');
+    // Also when a folder between is ignored, whatever a deeper file re-includes (git would not).
+    write(root, 'repo/.gitignore', 'vendor/\n*.html\n');
+    write(root, 'repo/vendor/.gitignore', '!lib/\n');
+    assert.equal(createIgnoreRules(path.join(root, 'repo/vendor/lib')).ignored('page.html', false), false);
+    assert.equal(createIgnoreRules(path.join(root, 'repo/docs')).ignored('page.html', false), true, 'a folder not ignored follows them');
   });
 
   it('reads the repository-wide .git/info/exclude, below the folder\'s own .gitignore', () => {

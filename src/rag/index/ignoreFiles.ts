@@ -74,6 +74,16 @@ export function parentIgnoreFiles(root: string): string[] {
   return folders.flatMap((dir, i) => [...(i === 0 ? [path.join(dir, '.git', 'info', 'exclude')] : []), ...IGNORE_FILE_NAMES.map((n) => path.join(dir, n))]);
 }
 
+/** What one file's rules say of a path: ignored (true), kept by a negation (false), or nothing (undefined). */
+function verdict(rules: Ignore, rel: string): boolean | undefined {
+  try {
+    const r = rules.test(rel);
+    return r.ignored ? true : r.unignored ? false : undefined;
+  } catch {
+    return undefined; // a path the package refuses ("./x", ""): no rule of this file applies
+  }
+}
+
 interface ParentRules {
   /** Root's path relative to that folder ('docs', 'packages/api/docs'). */
   prefix: string;
@@ -88,13 +98,8 @@ function readParentRules(root: string): ParentRules[] {
     const rules = readRules(dir, '', i === 0);
     if (rules) out.unshift({ prefix: path.relative(dir, root).split(path.sep).join('/'), rules });
   });
-  const rootIgnored = out.some(({ prefix, rules }) => {
-    try {
-      return rules.ignores(`${prefix}/`);
-    } catch {
-      return false;
-    }
-  });
+  // Any of them ignoring root (or a folder above it: git re-includes nothing below an ignored folder) drops them all.
+  const rootIgnored = out.some(({ prefix, rules }) => verdict(rules, `${prefix}/`) === true);
   return rootIgnored ? [] : out;
 }
 
@@ -113,28 +118,16 @@ export function createIgnoreRules(root: string): IgnoreRules {
   };
   // The nearest ignore file with a matching rule decides; a negation ("!keep.md") there keeps the path.
   const decide = (parts: string[], isDir: boolean): boolean => {
+    const slash = isDir ? '/' : '';
     for (let d = parts.length - 1; d >= 0; d--) {
       const rules = rulesOf(parts.slice(0, d).join('/'));
-      if (!rules) continue;
-      let result: { ignored: boolean; unignored: boolean };
-      try {
-        result = rules.test(parts.slice(d).join('/') + (isDir ? '/' : ''));
-      } catch {
-        continue; // a path the package refuses ("./x", ""): no rule of this file applies
-      }
-      if (result.ignored) return true;
-      if (result.unignored) return false;
+      const v = rules ? verdict(rules, parts.slice(d).join('/') + slash) : undefined;
+      if (v !== undefined) return v;
     }
-    // Then the folders above root, nearest first (their rules are deeper in git's order than the repository's exclude).
+    // Then the folders above root, nearest first.
     for (const { prefix, rules } of parents) {
-      let result: { ignored: boolean; unignored: boolean };
-      try {
-        result = rules.test(`${prefix}/${parts.join('/')}${isDir ? '/' : ''}`);
-      } catch {
-        continue;
-      }
-      if (result.ignored) return true;
-      if (result.unignored) return false;
+      const v = verdict(rules, `${prefix}/${parts.join('/')}${slash}`);
+      if (v !== undefined) return v;
     }
     return false;
   };
