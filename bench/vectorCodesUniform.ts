@@ -6,6 +6,7 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import * as lancedb from '@lancedb/lancedb';
 import { Index } from '@lancedb/lancedb';
+import { vectorPartitions } from '../src/rag/store/lanceStore';
 const rng = (seed: number) => () => ((seed = (Math.imul(seed, 1664525) + 1013904223) >>> 0) / 2 ** 32);
 const unit = (v: number[]) => { const n = Math.hypot(...v); return v.map((x) => x / n); };
 async function main() {
@@ -17,7 +18,7 @@ async function main() {
   const rows = Array.from({ length: n }, (_, i) => ({ id: i, vector: unit(Array.from({ length: dim }, () => r() - 0.5)) }));
   const t = await db.createTable('t', rows);
   const qs = Array.from({ length: 50 }, () => unit(Array.from({ length: dim }, () => r() - 0.5)));
-  const parts = Math.max(2, Math.round(Math.sqrt(n) / 4));
+  const parts = vectorPartitions(n);
   for (const bits of [1, 2, 4, 8]) {
     await t.createIndex('vector', { config: Index.ivfRq({ distanceType: 'cosine', numPartitions: parts, numBits: bits } as never), replace: true });
     const out: Record<string, number> = {};

@@ -9,6 +9,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import * as lancedb from '@lancedb/lancedb';
 import { Index } from '@lancedb/lancedb';
+import { vectorPartitions } from '../src/rag/store/lanceStore';
 import { createEmbedder } from '../src/rag/embed';
 import { defaultConfig } from '../src/rag/config';
 import { PASSAGE_COLUMNS } from '../src/rag/store/schema';
@@ -27,7 +28,7 @@ async function main(): Promise<void> {
     fs.writeFileSync(cache, JSON.stringify(exact));
   }
   const rows = await t.countRows();
-  const parts = Math.max(1, Math.round(Math.sqrt(rows) / 4));
+  const parts = vectorPartitions(rows);
   const bits = Number(bitsS ?? 1);
   const t0 = performance.now();
   if (kind === 'rq') await t.createIndex('vector', { config: Index.ivfRq({ distanceType: 'cosine', numPartitions: parts, numBits: bits } as never), replace: true });

@@ -16,6 +16,8 @@ export const IGNORE_FILE_NAMES = ['.gitignore', '.ignore'];
 export interface IgnoreRules {
   /** Is the relative path ignored by an ignore file (for a folder: is the folder itself ignored)? */
   ignored(rel: string, isDir: boolean): boolean;
+  /** The ignore files above root whose rules were read (parentIgnoreFiles): for watchers. */
+  readonly parentFiles: string[];
 }
 
 /** Is the relative path one of the files whose rules decide what is ignored? */
@@ -70,7 +72,10 @@ export function parentIgnoreFolders(root: string): string[] {
 
 /** The ignore files above `root` that decide what it holds (those of parentIgnoreFolders, present or not): for watchers. */
 export function parentIgnoreFiles(root: string): string[] {
-  const folders = parentIgnoreFolders(root);
+  return ignoreFilesIn(parentIgnoreFolders(root));
+}
+
+function ignoreFilesIn(folders: string[]): string[] {
   return folders.flatMap((dir, i) => [...(i === 0 ? [path.join(dir, '.git', 'info', 'exclude')] : []), ...IGNORE_FILE_NAMES.map((n) => path.join(dir, n))]);
 }
 
@@ -90,9 +95,8 @@ interface ParentRules {
   rules: Ignore;
 }
 
-/** The rules of the folders above root, nearest first; none when they ignore root itself. */
-function readParentRules(root: string): ParentRules[] {
-  const folders = parentIgnoreFolders(root);
+/** The rules of `folders` (parentIgnoreFolders of root), nearest first; none when they ignore root itself. */
+function readParentRules(root: string, folders: string[]): ParentRules[] {
   const out: ParentRules[] = [];
   folders.forEach((dir, i) => {
     const rules = readRules(dir, '', i === 0);
@@ -108,7 +112,8 @@ function readParentRules(root: string): ParentRules[] {
  * watcher until an ignore file changes).
  */
 export function createIgnoreRules(root: string): IgnoreRules {
-  const parents = readParentRules(root);
+  const above = parentIgnoreFolders(root);
+  const parents = readParentRules(root, above);
   const rulesByDir = new Map<string, Ignore | null>();
   const dirIgnored = new Map<string, boolean>();
   const rulesOf = (dir: string): Ignore | null => {
@@ -141,6 +146,7 @@ export function createIgnoreRules(root: string): IgnoreRules {
     return v;
   };
   return {
+    parentFiles: ignoreFilesIn(above),
     ignored(rel, isDir) {
       if (rel === '' || rel.startsWith('../')) return false;
       const parts = rel.split('/');

@@ -5,7 +5,7 @@
 // the folder.
 import * as path from 'node:path';
 import picomatch from 'picomatch';
-import { createIgnoreRules, ignoreFileMatters, isIgnoreFile, parentIgnoreFiles } from './ignoreFiles';
+import { createIgnoreRules, ignoreFileMatters, isIgnoreFile } from './ignoreFiles';
 
 export interface PathFilterOptions {
   include: string[];
@@ -49,7 +49,7 @@ export function createPathFilter(folder: string, o: PathFilterOptions): PathFilt
     entersDir,
     leftOutByIgnoreFiles: (rel, isDir) => !!rules && selected(rel, isDir) && rules.ignored(rel, isDir),
     changesRules: (rel) => !!rules && isIgnoreFile(rel) && ignoreFileMatters(rel, entersDir),
-    parentIgnoreFiles: rules ? parentIgnoreFiles(folder) : [],
+    parentIgnoreFiles: rules?.parentFiles ?? [],
   };
 }
 

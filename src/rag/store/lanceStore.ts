@@ -88,8 +88,9 @@ export interface OpenStoreOptions {
   readConsistencyInterval?: number;
   /**
    * Bytes LanceDB may keep of the indexes it read (its default: 6 GB, i.e. everything). A vector search reads every IVF
-   * partition whole (all are searched: about the table's vectors, ~400 MB at 100k passages of 1,024 dimensions); capped
-   * below that, searches read them again and again (BENCHMARKS.md, w15m).
+   * partition whole (all are searched: the IVF_RQ codes, ~50 MB at 100k passages of 1,024 dimensions; an IVF_FLAT index
+   * of an earlier version holds the full vectors, ~400 MB); capped below that, searches read them again and again
+   * (BENCHMARKS.md, w15m).
    */
   indexCacheBytes?: number;
 }

@@ -7,7 +7,7 @@ export const VECTOR_INDEX_FILE = 'vector-index.json';
 
 /**
  * From this many passages a vector index (IVF_RQ, cosine) is trained: searched whole it gives the scan's hits faster
- * (101k passages: ~13 against 218 ms a query). Below it a scan costs a few ms and the training would cost more than it
+ * (101k passages: 13–18 against 218 ms a query). Below it a scan costs a few ms and the training would cost more than it
  * saves. (Until 2026-11-27 it was 10,000: an index searched in part lost quality depending on its random training, and
  * SciFact sat near the line. At 5,000 the gate's SciFact set searches an index.)
  */
