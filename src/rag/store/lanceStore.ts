@@ -4,7 +4,7 @@ import './quietLogs';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import * as lancedb from '@lancedb/lancedb';
-import { VECTOR_INDEX_BITS, VECTOR_INDEX_FILE, VECTOR_INDEX_MIN_ROWS, readVectorIndexInfo, vectorRefineFactor, type VectorIndexInfo } from './vectorIndexInfo';
+import { VECTOR_INDEX_BITS, VECTOR_INDEX_FILE, VECTOR_INDEX_MIN_ROWS, readVectorIndexInfo, vectorIndexKind, vectorRefineFactor, type VectorIndexInfo } from './vectorIndexInfo';
 import type { Connection, Table } from '@lancedb/lancedb';
 import { BooleanQuery, Index, MatchQuery, Occur, PhraseQuery, type FullTextQuery } from '@lancedb/lancedb';
 import type { EmbedderInfo, Lang, Level, LinkRow, Passage, SearchHit } from '../types';
@@ -454,7 +454,8 @@ export class LanceStore implements IndexStore {
     // Every partition of the IVF index is searched: probing only the partitions nearest the question lost half the true
     // neighbours of real questions (BENCHMARKS.md, "The vector index searched whole"). The IVF_RQ index ranks by 4-bit
     // codes and re-ranks 4k candidates (at least 100) by the full vectors: the scan's hits, faster, with an eighth of the
-    // memory an IVF_FLAT index held (BENCHMARKS.md, "The vector index as 4-bit codes").
+    // memory an IVF_FLAT index holds (BENCHMARKS.md, "The vector index as 4-bit codes"); IVF_FLAT, for dimensions the
+    // codes do not serve, holds the full vectors.
     if (options.exact || index?.mode !== 'ivf') q = q.bypassVectorIndex();
     else if (index.kind === 'ivf_rq') q = q.nprobes(index.partitions).refineFactor(vectorRefineFactor(options.k));
     else q = q.nprobes(index.partitions);
@@ -651,25 +652,30 @@ export class LanceStore implements IndexStore {
     if (rows < VECTOR_INDEX_MIN_ROWS) return false;
     const built = this.vectorIndexInfo();
     const stale = built !== null && rows > 2 * built.rows; // grown a lot since training: retrain the partitions
-    // Missing, dropped by an earlier version whose recall check failed (mode 'exact'), or an IVF_FLAT index of an earlier
-    // version (its full vectors held in every searching process's memory): trained (again) as IVF_RQ.
-    const missing = built === null || built.mode !== 'ivf' || built.kind !== 'ivf_rq' || !have.has('vector');
+    // Missing, dropped by an earlier version whose recall check failed (mode 'exact'), or of another kind than the
+    // dimension gets (an earlier version's IVF_FLAT index, whose full vectors every searching process holds): trained (again).
+    const kind = built?.kind ?? 'ivf_flat';
+    const missing = built === null || built.mode !== 'ivf' || kind !== vectorIndexKind(this.meta()?.embedder.dimension) || !have.has('vector');
     if (!missing && !stale) return false;
     // Never trained on placeholder vectors: the index is built once every vector is filled (the fill ends with optimize).
     return !(await hasPendingColumn(table)) || (await table.countRows('vectorPending = true')) === 0;
   }
 
   /**
-   * Trains an IVF_RQ index of VECTOR_INDEX_BITS-bit codes (sqrt(n)/4 partitions) and records it in vector-index.json.
-   * Searches probe every partition and rank their candidates by the full vectors (vectorSearch), so k-means' randomness
-   * decides nothing and the results are the scan's.
+   * Trains the vector index the dimension gets (vectorIndexKind: IVF_RQ of VECTOR_INDEX_BITS-bit codes, else IVF_FLAT;
+   * sqrt(n)/4 partitions) and records it in vector-index.json. Searches probe every partition, and IVF_RQ's candidates
+   * are ranked by the full vectors (vectorSearch), so k-means' randomness decides nothing and the results are the scan's.
    */
   private async buildVectorIndex(table: Table, rows: number): Promise<VectorIndexInfo> {
     const partitions = vectorPartitions(rows);
+    const kind = vectorIndexKind(this.meta()?.embedder.dimension);
     const start = Date.now();
-    const config = Index.ivfRq({ distanceType: 'cosine', numPartitions: partitions, numBits: VECTOR_INDEX_BITS });
+    const config =
+      kind === 'ivf_rq'
+        ? Index.ivfRq({ distanceType: 'cosine', numPartitions: partitions, numBits: VECTOR_INDEX_BITS })
+        : Index.ivfFlat({ distanceType: 'cosine', numPartitions: partitions });
     await table.createIndex('vector', { config, replace: true });
-    const info: VectorIndexInfo = { mode: 'ivf', kind: 'ivf_rq', rows, partitions, trainMs: Date.now() - start, builtAt: new Date().toISOString() };
+    const info: VectorIndexInfo = { mode: 'ivf', kind, rows, partitions, trainMs: Date.now() - start, builtAt: new Date().toISOString() };
     writeJsonAtomic(path.join(this.dir, VECTOR_INDEX_FILE), info);
     return info;
   }

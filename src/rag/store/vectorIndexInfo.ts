@@ -6,7 +6,7 @@ import * as path from 'node:path';
 export const VECTOR_INDEX_FILE = 'vector-index.json';
 
 /**
- * From this many passages a vector index (IVF_RQ, cosine) is trained: searched whole it gives the scan's hits faster
+ * From this many passages a vector index (IVF_RQ, or IVF_FLAT: vectorIndexKind; cosine) is trained: searched whole it gives the scan's hits faster
  * (101k passages: 13–18 against 218 ms a query). Below it a scan costs a few ms and the training would cost more than it
  * saves. (Until 2026-11-27 it was 10,000: an index searched in part lost quality depending on its random training, and
  * SciFact sat near the line. At 5,000 the gate's SciFact set searches an index.)
@@ -21,6 +21,20 @@ export const VECTOR_INDEX_MIN_ROWS = 5_000;
  * index as 4-bit codes").
  */
 export const VECTOR_INDEX_BITS = 4;
+
+/**
+ * Largest dimension given IVF_RQ codes. LanceDB 0.37.1 refuses IVF_RQ for a dimension not divisible by 8, and above ~1,500
+ * dimensions its codes rank wrongly: uniform random vectors (2,000–10,000 rows, 4 bits, every partition, refine 10)
+ * found themselves first in 20 of 20 queries up to 1,280 dimensions, 16 of 20 at 1,536 in one of two trainings, 1–4 at
+ * 2,048–4,096 (recall@10 0.04–0.5; `bench/vectorCodesDims.ts`). Embedders of such sizes (2,560 or 4,096 dimensions, or an
+ * odd size) get an IVF_FLAT index: full vectors in memory, exact hits.
+ */
+export const VECTOR_RQ_MAX_DIMENSION = 1024;
+
+/** The vector index trained for vectors of this dimension (undefined: unknown, then the index that works for all). */
+export function vectorIndexKind(dimension: number | undefined): 'ivf_rq' | 'ivf_flat' {
+  return dimension !== undefined && dimension % 8 === 0 && dimension <= VECTOR_RQ_MAX_DIMENSION ? 'ivf_rq' : 'ivf_flat';
+}
 
 /**
  * A search takes k × this many candidates (at least VECTOR_REFINE_MIN_CANDIDATES) by the codes' estimated distance, from
@@ -45,10 +59,11 @@ export interface VectorIndexInfo {
    */
   mode: 'ivf' | 'exact';
   /**
-   * 'ivf_rq': 4-bit codes, candidates re-ranked with the full vectors. Absent: an IVF_FLAT index of a version before
-   * 2026-11-27 (full vectors in memory), searched as it is until the next run trains the IVF_RQ index in its place.
+   * 'ivf_rq': 4-bit codes, candidates re-ranked with the full vectors; 'ivf_flat': full vectors in memory (vectorIndexKind).
+   * Absent: an IVF_FLAT index of a version before 2026-11-27, searched as it is until the next run trains the index the
+   * dimension gets (for IVF_RQ: in its place).
    */
-  kind?: 'ivf_rq';
+  kind?: 'ivf_rq' | 'ivf_flat';
   rows: number;
   partitions: number;
   trainMs: number;
@@ -76,6 +91,6 @@ export function describeVectorSearch(info: VectorIndexInfo | null, passages: num
   if (info.mode === 'ivf' && info.kind === 'ivf_rq') {
     return `IVF_RQ index of ${VECTOR_INDEX_BITS}-bit codes, all ${info.partitions} partitions searched, candidates ranked by the full vectors`;
   }
-  if (info.mode === 'ivf') return `exact, from an IVF_FLAT index in memory (all ${info.partitions} partitions searched; the next run trains the smaller IVF_RQ index)`;
+  if (info.mode === 'ivf') return `exact, from the IVF_FLAT index in memory (all ${info.partitions} partitions searched)`;
   return 'exact (an earlier version dropped the trained index: the next run trains it again)';
 }
