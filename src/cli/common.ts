@@ -11,9 +11,12 @@ export class UsageError extends Error {}
 /** Each command's usage: its synopsis and what its flags do (printed by `docs-rag <command> --help`). */
 export const COMMAND_USAGE: Record<string, string> = {
   index: `docs-rag index <folder> [--store DIR] [--embedder builtin|ollama|local] [--model NAME|DIR] [--ollama-host URL] [--full]
-               [--enrich contextual,summaries] [--enrich-model NAME] [--follow-external-symlinks] [--no-ignore-files]
-               [--wait|--no-wait] [--ocr on|off] [--ocr-langs deu+eng] [--ocr-max-pages N] [--parse-timeout SECONDS] [--json]
-  Indexes the documents of <folder> (incremental: unchanged files are skipped).
+               [--enrich contextual,summaries|off] [--enrich-model NAME] [--[no-]follow-external-symlinks]
+               [--[no-]ignore-files] [--wait|--no-wait] [--ocr on|off] [--ocr-langs deu+eng] [--ocr-max-pages N]
+               [--parse-timeout SECONDS] [--json]
+  Indexes the documents of <folder> (incremental: unchanged files are skipped). The index records the settings of
+  each run (enrichment, symbolic links, ignore files, OCR, parse timeout): a later run, or docs-rag mcp, given no flag
+  for one of them keeps the recorded one.
     --store DIR              where the index lives (default <folder>/.docs-rag)
     --embedder builtin|ollama, --model NAME   the embedder (default builtin; --model alone means ollama)
     --embedder local [--model NAME|DIR]       in-process ONNX model: a model folder (offline, nothing fetched) or a known
@@ -21,10 +24,11 @@ export const COMMAND_USAGE: Record<string, string> = {
                              SHA-256 checked; DOCS_RAG_MODEL_CACHE moves it)
     --ollama-host URL        Ollama server (default $OLLAMA_HOST or http://127.0.0.1:11434)
     --full                   re-parse and re-embed every file
-    --enrich contextual,summaries, --enrich-model NAME   LLM enrichments at indexing time (Ollama)
+    --enrich contextual,summaries, --enrich-model NAME   LLM enrichments at indexing time (Ollama); --enrich off: none
     --follow-external-symlinks   also index files that symbolic links point to outside <folder>
+                             (--no-follow-external-symlinks: skip them again, the default)
     --no-ignore-files        also index what .gitignore / .ignore files (also those above the folder, up to its
-                             repository's root) and .git/info/exclude leave out (default: honoured)
+                             repository's root) and .git/info/exclude leave out (--ignore-files: honour them, the default)
     --wait | --no-wait       when another process writes this index: wait for it (default), or exit 1 at once
     --ocr on|off             read scanned PDF pages and images by OCR (default on)
     --ocr-langs L            OCR languages, tesseract codes joined by + (default deu+eng)
@@ -59,14 +63,14 @@ export const COMMAND_USAGE: Record<string, string> = {
     --json                   print the answer, citations and trace as one JSON object
 `,
   mcp: `docs-rag mcp --folder <folder> [--store DIR] [--watch] [--model NAME] [--ollama-host URL] [--quiet]
-               [--http PORT] [--no-ignore-files] [--follow-external-symlinks] [--ocr on|off] [--ocr-langs L] [--ocr-max-pages N]
-               [--parse-timeout SECONDS]
+               [--http PORT] [--[no-]ignore-files] [--[no-]follow-external-symlinks] [--ocr on|off] [--ocr-langs L]
+               [--ocr-max-pages N] [--parse-timeout SECONDS]
   Serves the index of <folder> to agents over the Model Context Protocol (stdio; with --http PORT, Streamable HTTP on
   127.0.0.1 only). Tools: search, read, ask, status.
     --watch                  re-index changed files in the background
-    --no-ignore-files, --follow-external-symlinks, --ocr…, --parse-timeout   as for docs-rag index: which files the index
-                             holds and how they are read; give the same flags as to docs-rag index, or --watch's runs
-                             select and read the folder its own way
+    --[no-]ignore-files, --[no-]follow-external-symlinks, --ocr…, --parse-timeout   as for docs-rag index: which files
+                             the index holds and how they are read; without them --watch's runs keep the settings the
+                             index recorded (its enrichment too)
     --model NAME, --ollama-host URL   Ollama chat model for generated answers of the ask tool
     --quiet                  no log lines on stderr
 `,

@@ -46,6 +46,8 @@ export async function run(argv: string[]): Promise<number> {
     storeDir: resolveStore(folder, values.store),
     config: { embed, ...(enrich ? { enrich } : {}), ingest: ingestOverrides(values) },
     embedderOverride: explicit,
+    // Flags not given keep the index's recorded settings (which files, read how, enriched how).
+    settingsFromIndex: true,
   });
   const bar = process.stderr.isTTY ? new ProgressBar() : null;
   const controller = new AbortController();
@@ -191,8 +193,12 @@ function enrichOption(list: string | undefined, model: string | undefined): Engi
     if (model) throw new UsageError('--enrich-model goes with --enrich contextual,summaries');
     return undefined;
   }
+  if (list.trim() === 'off') {
+    if (model) throw new UsageError('--enrich-model goes with --enrich contextual,summaries');
+    return { contextual: false, summaries: false };
+  }
   const kinds = list.split(',').map((k) => k.trim()).filter(Boolean);
   const unknown = kinds.filter((k) => k !== 'contextual' && k !== 'summaries');
-  if (kinds.length === 0 || unknown.length) throw new UsageError(`--enrich takes contextual, summaries or both (comma-separated), got "${list}"`);
+  if (kinds.length === 0 || unknown.length) throw new UsageError(`--enrich takes contextual, summaries or both (comma-separated), or off; got "${list}"`);
   return { contextual: kinds.includes('contextual'), summaries: kinds.includes('summaries'), ...(model ? { model } : {}) };
 }

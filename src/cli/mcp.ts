@@ -33,7 +33,7 @@ export async function run(argv: string[]): Promise<number> {
 
   const log = values.quiet ? () => undefined : (m: string) => process.stderr.write(`docs-rag mcp: ${m}\n`);
   const storeDir = resolveStore(folder, values.store);
-  const access = new IndexAccess({ folder, storeDir, config: { embed, ingest: ingestOverrides(values) }, embedderOverride: embed.provider !== undefined, log });
+  const access = new IndexAccess({ folder, storeDir, config: { embed, ingest: ingestOverrides(values) }, embedderOverride: embed.provider !== undefined, settingsFromIndex: true, log });
   const tools = new DocsRagTools({ access, model: values.model, ollamaHost: values['ollama-host'], log });
   const server = createMcpServer(tools, version, log);
   const watcher = values.watch ? new FolderWatcher(access, { log }) : null;

@@ -5,6 +5,7 @@ import { describeVectorSearch, openStore, readVectorIndexInfo, type VectorIndexI
 import { META_FILE } from '../rag/store/meta';
 import type { IndexMeta, IndexStore } from '../rag/store/types';
 import type { LinkKind } from '../rag/types';
+import { DEFAULT_EXCLUDE, DEFAULT_INCLUDE, type RecordedSettings } from '../rag/config';
 import { parse, printJson, requireFolder, resolveStore } from './common';
 import * as path from 'node:path';
 
@@ -36,6 +37,7 @@ export async function run(argv: string[]): Promise<number> {
       `Vectors: ${report.vectors.filled} of ${report.vectors.total}${report.vectors.filled < report.vectors.total ? ` (keyword search covers every passage; ${report.running ? 'the running index run fills the rest' : `the next run fills the rest: docs-rag index ${folder}`})` : ''}`,
       `Last run: ${lastRun ? `${new Date(lastRun.finishedAt).toISOString()} (${((lastRun.finishedAt - lastRun.startedAt) / 1000).toFixed(1)} s, ${lastRun.errors} problems)` : 'never'}`,
     ];
+    if (report.settings) lines.push(`Settings: ${describeSettings(report.settings)} (runs and docs-rag mcp without flags keep them)`);
     if (lastRun?.ignored) lines.push(`Left out by .gitignore / .ignore files at the last walk: ${lastRun.ignored} document(s) and folder(s) (docs-rag index --no-ignore-files indexes them).`);
     if (report.running) lines.push(`An index run is in progress (pid ${report.running.pid}).`);
     if (report.interrupted) lines.push(`The last run did not finish (killed?). The next run repairs the index: docs-rag index ${folder}`);
@@ -48,6 +50,21 @@ export async function run(argv: string[]): Promise<number> {
   } finally {
     await store.close();
   }
+}
+
+/** One line of what the last run's settings were. */
+export function describeSettings(s: RecordedSettings): string {
+  const { ingest, enrich } = s;
+  const same = (a: string[], b: string[]) => a.length === b.length && a.every((x, i) => x === b[i]);
+  const parts = [
+    ingest.useIgnoreFiles ? 'ignore files honoured' : 'ignore files not honoured (--no-ignore-files)',
+    ingest.followExternalSymlinks ? 'links out of the folder followed' : 'links out of the folder skipped',
+    ingest.ocr?.enabled === false ? 'OCR off' : `OCR on (${ingest.ocr?.languages}, at most ${ingest.ocr?.maxPages} pages a file)`,
+    `parse timeout ${Math.round(ingest.parseTimeoutMs / 1000)} s`,
+    enrich ? `enrichment ${[enrich.contextual && 'contextual', enrich.summaries && 'summaries'].filter(Boolean).join(' + ')}${enrich.model ? ` (${enrich.model})` : ''}` : 'no enrichment',
+  ];
+  if (!same(ingest.include, DEFAULT_INCLUDE) || !same(ingest.exclude, DEFAULT_EXCLUDE)) parts.push('own include / exclude patterns');
+  return parts.join(', ');
 }
 
 export interface StatusReport {
@@ -68,6 +85,8 @@ export interface StatusReport {
   embedder: IndexMeta['embedder'] | null;
   schemaVersion: number | null;
   lastRun: IndexMeta['lastRun'] | null;
+  /** The settings the last run recorded (null: built by a version before they were recorded). */
+  settings: RecordedSettings | null;
   running: IndexMeta['runInProgress'] | null;
   interrupted: boolean;
   problems: { path: string; status: string; reason: string }[];
@@ -102,6 +121,7 @@ export async function statusReport(store: IndexStore, folder: string, storeDir: 
     embedder: meta?.embedder ?? null,
     schemaVersion: meta?.schemaVersion ?? null,
     lastRun: meta?.lastRun ?? null,
+    settings: meta?.settings ?? null,
     running: meta?.runInProgress && isAlive(meta.runInProgress.pid) ? meta.runInProgress : null,
     interrupted: !!meta?.runInProgress && !isAlive(meta.runInProgress.pid),
     problems,

@@ -17,6 +17,8 @@ export interface IndexAccessOptions {
   storeDir: string;
   config?: EngineConfigOverrides;
   embedderOverride?: boolean;
+  /** Settings not given in `config` come from those the index recorded (OpenEngineOptions.settingsFromIndex). */
+  settingsFromIndex?: boolean;
   log?: (message: string) => void;
 }
 
@@ -145,7 +147,7 @@ export class IndexAccess {
   }
 
   private async open(): Promise<Slot> {
-    const engine = await openEngine({ folder: this.o.folder, storeDir: this.o.storeDir, config: this.o.config, embedderOverride: this.o.embedderOverride });
+    const engine = await openEngine({ folder: this.o.folder, storeDir: this.o.storeDir, config: this.o.config, embedderOverride: this.o.embedderOverride, settingsFromIndex: this.o.settingsFromIndex });
     for (const w of engine.warnings) this.o.log?.(`warning: ${w}`);
     const slot: Slot = { engine, leases: 0, retired: false };
     if (this.closed) {

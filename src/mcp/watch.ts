@@ -4,7 +4,7 @@
 // A run that fails (e.g. another process is indexing) is retried after the next quiet period.
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { mergeConfig } from '../rag/engine';
+import { engineConfig } from '../rag/engine';
 import { indexFolder, type IndexRunResult } from '../rag/index/indexer';
 import { createPathFilter, type PathFilter } from '../rag/index/pathFilter';
 import type { IndexAccess } from './indexAccess';
@@ -43,9 +43,11 @@ export class FolderWatcher {
     const folder = this.access.folder;
     // The index's own include/exclude, store folder and ignore files (index/pathFilter.ts, as the walker and the VS Code
     // watcher): changes to other files start no run, so they neither cost a walk nor make a vector fill give way.
-    const { ingest } = mergeConfig(this.access.o.config);
-    const newFilter = (): PathFilter =>
-      createPathFilter(folder, { include: ingest.include, exclude: ingest.exclude, storeDir: this.access.storeDir, useIgnoreFiles: ingest.useIgnoreFiles !== false });
+    // The selection as the index records it (flags not given keep the recorded ones), read again with the rules.
+    const newFilter = (): PathFilter => {
+      const { ingest } = engineConfig(this.access.o, this.access.storeDir);
+      return createPathFilter(folder, { include: ingest.include, exclude: ingest.exclude, storeDir: this.access.storeDir, useIgnoreFiles: ingest.useIgnoreFiles !== false });
+    };
     let filter = newFilter();
     this.watcher = fs.watch(folder, { recursive: true }, (event, name) => {
       if (!name) {

@@ -83,6 +83,27 @@ export interface EngineConfig {
   enrich?: EnrichConfig;
 }
 
+/**
+ * What decided which files an index holds, how they were read and enriched: every run records its own (meta.json), and
+ * a CLI run or MCP server given no flag for one of them keeps the recorded one (engine.ts, `settingsFromIndex`).
+ */
+export interface RecordedSettings {
+  ingest: Pick<IngestConfig, 'include' | 'exclude' | 'maxFileSizeMB' | 'parseTimeoutMs' | 'followExternalSymlinks' | 'useIgnoreFiles' | 'ocr'>;
+  /** Absent: no enrichment. */
+  enrich?: EnrichConfig;
+}
+
+export function recordedSettings(config: EngineConfig): RecordedSettings {
+  const { include, exclude, maxFileSizeMB, parseTimeoutMs, followExternalSymlinks, useIgnoreFiles, ocr } = config.ingest;
+  const enrich = config.enrich && (config.enrich.contextual || config.enrich.summaries) ? config.enrich : undefined;
+  return {
+    ingest: { include, exclude, maxFileSizeMB, parseTimeoutMs, followExternalSymlinks: followExternalSymlinks === true, useIgnoreFiles: useIgnoreFiles !== false, ocr: { ...DEFAULT_OCR_CONFIG, ...ocr } },
+    ...(enrich ? { enrich } : {}),
+  };
+}
+
+export const DEFAULT_OCR_CONFIG: OcrConfig = { enabled: true, languages: 'deu+eng', maxPages: 50 };
+
 export const DEFAULT_INCLUDE = ['**/*.{md,markdown,txt,html,htm,pdf,docx,pptx,xlsx,png,jpg,jpeg,tif,tiff,webp,bmp}'];
 export const DEFAULT_EXCLUDE = ['**/node_modules/**', '**/.git/**', '**/.docs-rag/**'];
 export const DEFAULT_STORE_DIRNAME = '.docs-rag';
@@ -101,7 +122,7 @@ export function defaultConfig(): EngineConfig {
       workers: 2,
       followExternalSymlinks: false,
       useIgnoreFiles: true,
-      ocr: { enabled: true, languages: 'deu+eng', maxPages: 50 },
+      ocr: { ...DEFAULT_OCR_CONFIG },
     },
     chunk: {
       sizes: {

@@ -1,10 +1,11 @@
 // The engine entry: opens (or creates) the index of one folder with its store, embedder, config and write queue.
 // The extension, the CLI, tests and benchmarks all start here. Never imports `vscode`.
 import * as path from 'node:path';
-import { DEFAULT_STORE_DIRNAME, defaultConfig, type ChunkConfig, type EmbedConfig, type EngineConfig, type EnrichConfig, type IngestConfig } from './config';
+import { DEFAULT_STORE_DIRNAME, defaultConfig, type ChunkConfig, type EmbedConfig, type EngineConfig, type EnrichConfig, type IngestConfig, type OcrConfig, type RecordedSettings } from './config';
 import { createEmbedder } from './embed';
 import { ParserPool } from './ingest';
 import { openStore } from './store';
+import { readMeta } from './store/meta';
 import type { IndexStore } from './store/types';
 import type { Embedder } from './types';
 import { prepareWorkerPath } from './index/prepareFile';
@@ -42,7 +43,8 @@ export interface Engine {
 }
 
 export interface EngineConfigOverrides {
-  ingest?: Partial<IngestConfig>;
+  /** `ocr` merges into the defaults (or the recorded settings) key by key. */
+  ingest?: Partial<Omit<IngestConfig, 'ocr'>> & { ocr?: Partial<OcrConfig> };
   chunk?: Partial<ChunkConfig>;
   embed?: Partial<EmbedConfig>;
   enrich?: EnrichConfig;
@@ -59,10 +61,21 @@ export interface OpenEngineOptions {
    * (default builtin for a new index), so searching an Ollama-built index never needs the flags again.
    */
   embedderOverride?: boolean;
+  /**
+   * `config` holds only what the caller was told (the CLI's flags): what it leaves out of `config.ingest`'s selection
+   * and `config.enrich` comes from the settings the index recorded at its last run (meta.json), so a folder indexed once
+   * with `--no-ignore-files` or `--ocr off` is not re-selected or re-read by the next run or an MCP server started
+   * without those flags. The extension passes its settings whole (and they are recorded for the CLI).
+   */
+  settingsFromIndex?: boolean;
 }
 
-export function mergeConfig(overrides: EngineConfigOverrides = {}): EngineConfig {
+export function mergeConfig(overrides: EngineConfigOverrides = {}, recorded?: RecordedSettings): EngineConfig {
   const base = defaultConfig();
+  if (recorded) {
+    base.ingest = { ...base.ingest, ...recorded.ingest, ocr: { ...base.ingest.ocr!, ...recorded.ingest.ocr } };
+    if (recorded.enrich) base.enrich = { ...recorded.enrich };
+  }
   const out: Record<string, unknown> = { ...base };
   for (const [key, value] of Object.entries(overrides)) {
     if (value === undefined) continue;
@@ -71,13 +84,20 @@ export function mergeConfig(overrides: EngineConfigOverrides = {}): EngineConfig
       ? { ...current, ...(value as object) }
       : value;
   }
+  const ocr = overrides.ingest?.ocr;
+  if (ocr) (out.ingest as IngestConfig).ocr = { ...base.ingest.ocr!, ...ocr };
   return out as unknown as EngineConfig;
+}
+
+/** The configuration an engine on `storeDir` runs with (see OpenEngineOptions.settingsFromIndex). */
+export function engineConfig(o: Pick<OpenEngineOptions, 'config' | 'settingsFromIndex'>, storeDir: string): EngineConfig {
+  return mergeConfig(o.config, o.settingsFromIndex ? readMeta(storeDir)?.settings : undefined);
 }
 
 export async function openEngine(o: OpenEngineOptions): Promise<Engine> {
   const folder = path.resolve(o.folder);
   const storeDir = path.resolve(o.storeDir ?? path.join(folder, DEFAULT_STORE_DIRNAME));
-  const config = mergeConfig(o.config);
+  const config = engineConfig(o, storeDir);
   const store = await openStore(storeDir);
   const warnings: string[] = [];
   const recorded = store.meta()?.embedder;

@@ -121,6 +121,17 @@ describe('docs-rag index / status (CLI end to end)', function () {
     const errors = r.json?.errors as { path: string; reason: string }[];
     assert.deepEqual(errors.map((e) => e.path), ['scan.png']);
     assert.match(errors[0].reason, /OCR is turned off/);
+    // The index records the setting: a run without the flag keeps it (nothing is redone), status says so.
+    const plain = await cli(['index', dir, '--json']);
+    assert.equal(plain.code, 0, plain.stderr);
+    assert.deepEqual([plain.json?.updated, plain.json?.unchanged], [0, 2], plain.stdout);
+    assert.match((plain.json?.errors as { reason: string }[])[0].reason, /OCR is turned off/);
+    assert.match((await cli(['status', '--folder', dir])).stdout, /Settings: .*OCR off, parse timeout 30 s, no enrichment/);
+    // One OCR flag changes that one setting: the languages are new, OCR stays off.
+    assert.equal((await cli(['index', dir, '--ocr-langs', 'eng'])).code, 0);
+    const st = (await cli(['status', '--folder', dir, '--json'])).json as { settings: { ingest: { ocr: object } } };
+    assert.deepEqual(st.settings.ingest.ocr, { enabled: false, languages: 'eng', maxPages: 50 });
+    assert.equal((await cli(['index', dir, '--ignore-files', '--no-ignore-files'])).code, 2, 'both values of one setting');
     assert.equal((await cli(['index', dir, '--ocr', 'maybe'])).code, 2);
     assert.equal((await cli(['index', dir, '--ocr-langs', 'deu;rm -rf'])).code, 2);
     assert.equal((await cli(['index', dir, '--ocr-max-pages', '-1'])).code, 2);
@@ -178,6 +189,17 @@ describe('docs-rag index / status (CLI end to end)', function () {
       const results = (found.json?.results ?? []) as { text: string }[];
       assert.ok(results.length > 0, 'found through the model-written context');
       assert.ok(results.every((x) => !x.text.includes('Quokkaregel')), 'the shown text stays the original');
+      // A run without --enrich keeps the recorded enrichment: nothing is redone, the contexts stay searchable.
+      const kept = await cli(['index', folder, '--store', store, '--ollama-host', ollama.url, '--json']);
+      assert.equal(kept.code, 0, kept.stderr);
+      assert.deepEqual([kept.json?.updated, kept.json?.unchanged], [0, 4], kept.stdout);
+      assert.match((await cli(['status', '--folder', folder, '--store', store])).stdout, /enrichment contextual \(llama3\.2\)/);
+      // --enrich off redoes the documents without it.
+      const off = await cli(['index', folder, '--store', store, '--enrich', 'off', '--json']);
+      assert.equal(off.code, 0, off.stderr);
+      assert.equal(off.json?.updated, 3, off.stdout);
+      const gone = await cli(['search', 'Quokkaregel', '--folder', folder, '--store', store, '--config', 'bm25', '--json']);
+      assert.equal((gone.json?.results as unknown[]).length, 0);
       const bad = await cli(['index', folder, '--store', store, '--enrich', 'everything']);
       assert.equal(bad.code, 2);
       assert.match(bad.stderr, /--enrich takes contextual, summaries/);

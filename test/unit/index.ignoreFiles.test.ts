@@ -183,10 +183,14 @@ describe('index: ignore files', function () {
     const cli = (store: string, ...flags: string[]) => {
       const r = spawnSync(process.execPath, ['--import', 'tsx', path.resolve(__dirname, '../../src/cli.ts'), 'index', root, '--store', path.join(root, store), '--json', ...flags], { encoding: 'utf8' });
       assert.equal(r.status, 0, r.stderr);
-      return JSON.parse(r.stdout.trim().split('\n').pop()!) as { files: number };
+      return JSON.parse(r.stdout.trim().split('\n').pop()!) as { files: number; updated: number; removed: number };
     };
+    const pick = (r: { files: number; updated: number; removed: number }) => [r.files, r.updated, r.removed];
     assert.equal(cli('.store-a').files, 1);
     assert.equal(cli('.store-b', '--no-ignore-files').files, 2);
+    // The index records it: a run without the flag keeps both documents; --ignore-files honours the rules again.
+    assert.deepEqual(pick(cli('.store-b')), [2, 0, 0]);
+    assert.deepEqual(pick(cli('.store-b', '--ignore-files')), [1, 0, 1]);
     // The summary says what was left out, and what to do about it.
     const human = spawnSync(process.execPath, ['--import', 'tsx', path.resolve(__dirname, '../../src/cli.ts'), 'index', root, '--store', path.join(root, '.store-c')], { encoding: 'utf8' });
     assert.match(human.stdout, /1 document or folder was left out by \.gitignore \/ \.ignore files \(--no-ignore-files indexes them too\)\./);

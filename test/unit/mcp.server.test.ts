@@ -314,21 +314,22 @@ describe('docs-rag mcp (SDK client over stdio, dist/cli.js)', function () {
     }
   });
 
-  it('--watch selects files as docs-rag index does: ignore files honoured, --no-ignore-files read as there', async () => {
+  it('--watch selects files as docs-rag index does: ignore files honoured, --no-ignore-files read as there and kept by the index', async () => {
     const folder = path.join(tmp, 'ignoring');
     fs.mkdirSync(path.join(folder, 'generated'), { recursive: true });
     fs.writeFileSync(path.join(folder, 'kept.md'), '# Kept\n\nDas Seepferdchenprotokoll liegt hier.\n');
     fs.writeFileSync(path.join(folder, 'generated/api.md'), '# API\n\nDas Seepferdchenprotokoll, erzeugt.\n');
     fs.writeFileSync(path.join(folder, '.gitignore'), 'generated/\n');
     const paths = async (flags: string[], store: string) => {
+      const started = Date.now();
       const w = await connect(['--folder', folder, '--store', path.join(tmp, store), '--watch', ...flags]);
       try {
         const end = Date.now() + 60_000;
         while (Date.now() < end) {
           try {
-            // The catch-up run has finished once the index records a last run.
-            const status = (await call(w.client, 'status', {})).structuredContent as { indexed?: boolean; lastRun?: unknown };
-            if (status.indexed && status.lastRun) break;
+            // The catch-up run has finished once the index records a last run that started after the server.
+            const status = (await call(w.client, 'status', {})).structuredContent as { indexed?: boolean; lastRun?: { startedAt: number } };
+            if (status.indexed && status.lastRun && status.lastRun.startedAt >= started) break;
           } catch (err) {
             if (!(err instanceof McpError && err.code === -32001)) throw err;
           }
@@ -342,5 +343,8 @@ describe('docs-rag mcp (SDK client over stdio, dist/cli.js)', function () {
     };
     assert.deepEqual(await paths([], 'ign-a'), ['kept.md']);
     assert.deepEqual(await paths(['--no-ignore-files'], 'ign-b'), ['generated/api.md', 'kept.md']);
+    // A server started without the flag keeps the selection the index recorded; --ignore-files honours the rules again.
+    assert.deepEqual(await paths([], 'ign-b'), ['generated/api.md', 'kept.md']);
+    assert.deepEqual(await paths(['--ignore-files'], 'ign-b'), ['kept.md']);
   });
 });

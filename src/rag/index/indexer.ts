@@ -3,6 +3,7 @@
 // batches by the run's only writer (batchWriter.ts) → optimize → vocabulary (runVocabulary.ts) → result; with a slow
 // embedder the text is written first and the vectors are filled afterwards in batches (fillVectors.ts).
 import type { Engine } from '../engine';
+import { recordedSettings } from '../config';
 import { EnrichRun, pruneEnrichCache } from '../enrich';
 import type { IndexStore } from '../store/types';
 import { BatchWriter } from './batchWriter';
@@ -241,7 +242,7 @@ async function runIndex(engine: Engine, o: IndexOptions, progress: RunProgress, 
   await embedder.init(signal);
   const info = { id: embedder.id, model: embedder.model, dimension: embedder.dimension };
   const keys = runKeys(info, config);
-  const recovery = await bindAndRecover(store, info, warnings, keys.full);
+  const recovery = await bindAndRecover(store, info, warnings, keys.full, recordedSettings(config));
   progress.lap('open');
 
   const limits = { maxFileSizeMB: config.ingest.maxFileSizeMB, parseTimeoutMs: config.ingest.parseTimeoutMs };

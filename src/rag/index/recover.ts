@@ -1,4 +1,5 @@
 // First step of a run (under the writer lock): bind the index to the embedder and repair what a killed run left.
+import type { RecordedSettings } from '../config';
 import type { IndexStore } from '../store/types';
 
 export interface RecoveryResult {
@@ -12,13 +13,15 @@ export interface RecoveryResult {
 
 /**
  * Binds the store to the embedder, detects a killed run (its mark is still in meta.json: we hold the writer lock, so
- * whatever its pid is now, that run is gone) or unaccounted passages, marks this run as started and repairs.
+ * whatever its pid is now, that run is gone) or unaccounted passages, marks this run as started (recording its
+ * settings) and repairs.
  */
 export async function bindAndRecover(
   store: IndexStore,
   info: Parameters<IndexStore['useEmbedder']>[0],
   warnings: string[],
   key: string,
+  settings: RecordedSettings,
 ): Promise<RecoveryResult> {
   const reembedded = await store.useEmbedder(info);
   if (reembedded) warnings.push(`The index was built by another embedder; every document is re-embedded with ${key}.`);
@@ -29,7 +32,7 @@ export async function bindAndRecover(
     recovered = true;
     warnings.push('The index held passages its file records do not account for (for example duplicates); the affected files are indexed again.');
   }
-  await store.markRun(true);
+  await store.markRun(true, settings);
   const repairedPassages = recovered ? await store.repair() : 0;
   return { reembedded, recovered, repairedPassages };
 }

@@ -5,6 +5,7 @@
 import { createHash, randomUUID } from 'crypto';
 import { existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from 'fs';
 import * as path from 'path';
+import { DEFAULT_OCR_CONFIG } from '../config';
 import { LoadError, type Block } from '../types';
 import { collapseWhitespace, hasWords, normalizeUnicode } from './normalize';
 import { joinLines, vocabularyOf } from './pdfLayout';
@@ -22,7 +23,7 @@ export interface OcrOptions {
   langPath?: string;
 }
 
-export const DEFAULT_OCR: OcrOptions = { enabled: true, languages: 'deu+eng', maxPages: 50 };
+export const DEFAULT_OCR: OcrOptions = DEFAULT_OCR_CONFIG;
 
 /** Images claiming more pixels than this are refused before decoding (pixel bombs). 50 MP ≈ A4 at 600 dpi. */
 export const MAX_IMAGE_PIXELS = 50_000_000;

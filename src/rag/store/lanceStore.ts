@@ -7,6 +7,7 @@ import * as lancedb from '@lancedb/lancedb';
 import { VECTOR_INDEX_BITS, VECTOR_INDEX_FILE, VECTOR_INDEX_MIN_ROWS, readVectorIndexInfo, vectorIndexKind, vectorRefineFactor, type VectorIndexInfo } from './vectorIndexInfo';
 import type { Connection, Table } from '@lancedb/lancedb';
 import { BooleanQuery, Index, MatchQuery, Occur, PhraseQuery, type FullTextQuery } from '@lancedb/lancedb';
+import type { RecordedSettings } from '../config';
 import type { EmbedderInfo, Lang, Level, LinkRow, Passage, SearchHit } from '../types';
 import type {
   FileRecord, FileUpdate, FullTextOptions, IndexMeta, IndexStore, PendingVector, SearchFilter, VectorOptions,
@@ -155,9 +156,9 @@ export class LanceStore implements IndexStore {
     this.saveMeta({ ...meta, lastRun });
   }
 
-  async markRun(inProgress: boolean): Promise<void> {
+  async markRun(inProgress: boolean, settings?: RecordedSettings): Promise<void> {
     const meta = this.requireMeta();
-    const next: IndexMeta = { ...meta };
+    const next: IndexMeta = { ...meta, ...(settings ? { settings } : {}) };
     if (inProgress) next.runInProgress = { startedAt: Date.now(), pid: process.pid };
     else delete next.runInProgress;
     this.saveMeta(next);

@@ -1,4 +1,5 @@
 // The seam between the indexer / retrieval stages and the LanceDB store.
+import type { RecordedSettings } from '../config';
 import type { EmbedderInfo, IndexedPassage, Lang, Level, LinkRow, Passage, SearchHit } from '../types';
 import type { ResolvedLink } from '../links/resolve';
 import type { LinkCounts } from './links';
@@ -67,6 +68,8 @@ export interface IndexMeta {
     /** Documents and folders the last walk of the whole folder left out by ignore files (kept across hinted runs). */
     ignored?: number;
   };
+  /** The settings of the last run that wrote: which files, read how, enriched how (config.ts, RecordedSettings). */
+  settings?: RecordedSettings;
   /** Set while a run writes; still set when a run opens means the last one was killed (crash recovery runs). */
   runInProgress?: { startedAt: number; pid: number };
   /** A run left its compaction to the vector-index step's process (`deferCompaction`); any optimize() clears it. */
@@ -123,8 +126,11 @@ export interface IndexStore {
   recordFileStatuses(records: FileRecord[]): Promise<void>;
   /** `removeFile` for many files. */
   removeFiles(paths: string[]): Promise<void>;
-  /** Marks a run as started (true) or cleanly finished (false); see IndexMeta.runInProgress. */
-  markRun(inProgress: boolean): Promise<void>;
+  /**
+   * Marks a run as started (true) or cleanly finished (false); see IndexMeta.runInProgress. `settings`: the starting
+   * run's, recorded in meta.json (the recorded ones are kept when absent).
+   */
+  markRun(inProgress: boolean, settings?: RecordedSettings): Promise<void>;
   /** After a killed run: drops passages whose file has no 'indexed' record (or another hash). Returns rows removed. */
   repair(): Promise<number>;
 
