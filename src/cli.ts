@@ -2,6 +2,7 @@
 import { COMMAND_USAGE, UsageError, printUsage, wantsHelp } from './cli/common';
 import { relaunchWithFewArenas } from './cli/relaunch';
 import { explainStoreError } from './rag/store/errors';
+import { version } from '../package.json';
 
 type CommandModule = { run(argv: string[]): Promise<number> };
 
@@ -25,6 +26,10 @@ async function main(argv: string[]): Promise<number> {
     const topic = name === 'help' ? rest[0] : undefined;
     if (topic && COMMAND_USAGE[topic]) process.stdout.write(`Usage:\n  ${COMMAND_USAGE[topic]}`);
     else printUsage(process.stdout);
+    return 0;
+  }
+  if (name === '--version' || name === '-V' || name === 'version') {
+    process.stdout.write(`docs-rag ${version}\n`);
     return 0;
   }
   const load = commands[name];

@@ -83,7 +83,7 @@ export const COMMAND_USAGE: Record<string, string> = {
 
 export const USAGE = `Usage:\n${Object.values(COMMAND_USAGE)
   .map((u) => `  ${u.split('\n')[0]}\n${u.split('\n').slice(1).filter((l) => l.startsWith('               ')).map((l) => `  ${l}\n`).join('')}`)
-  .join('')}Run docs-rag <command> --help for the flags of one command.
+  .join('')}Run docs-rag <command> --help for the flags of one command; docs-rag --version prints the version.
 `;
 
 /** The general usage, on stderr (after a usage error) or on stdout (asked for with --help). */

@@ -1,6 +1,7 @@
 // `docs-rag --help` and `docs-rag <command> --help|-h`: the real CLI in a child process answers with its usage on stdout
 // and exit 0; usage errors still go to stderr with exit 2.
 import * as assert from 'node:assert/strict';
+import { version } from '../../package.json';
 import { runCliSource } from '../helpers/run';
 
 const COMMANDS = ['index', 'search', 'status', 'ask', 'eval'];
@@ -34,6 +35,14 @@ describe('docs-rag --help (CLI end to end)', function () {
       }
     });
   }
+
+  it('docs-rag --version, -V and version print the package version on stdout and exit 0', async () => {
+    for (const args of [['--version'], ['-V'], ['version']]) {
+      const r = await cli(args);
+      assert.equal(r.code, 0, `${args.join(' ')}: ${r.stderr}`);
+      assert.equal(r.stdout, `docs-rag ${version}\n`);
+    }
+  });
 
   it('help <command> prints that command; usage errors stay on stderr with exit 2', async () => {
     const h = await cli(['help', 'ask']);
