@@ -2,7 +2,7 @@
 // `section\tkey\ttarget|target…`, keys = Snowball stems of a term's content words, targets best first.
 // Pure functions over the source texts (tested on fixture excerpts in test/fixtures/lexicon); scripts/lexicon/build.ts
 // reads the installed packages and writes data/lexicon/*.tsv.gz.
-import { isContentWord, termKey, words, type LexLang } from '../../src/rag/search/lexicon';
+import { IDIOM_MARK, isContentWord, termKey, words, type LexLang } from '../../src/rag/search/lexicon';
 
 export type Section = Map<string, string[]>;
 
@@ -209,6 +209,7 @@ export function compileDing(text: string, max = DING_MAX_TARGETS, maxEnDe = DING
   // The same by exact (lower-cased) form: several words share a stem ("employer", "employ"; "shifts", "shift").
   const deEnExact = new Collector('max');
   const enDeExact = new Collector('max');
+  const enDeIdioms = new Collector('max');
   for (const line of text.split('\n')) {
     if (!line || line.startsWith('#')) continue;
     const sep = line.indexOf(' :: ');
@@ -229,6 +230,12 @@ export function compileDing(text: string, max = DING_MAX_TARGETS, maxEnDe = DING
         en.forEach((e, j) => {
           if (!e) return;
           const ew = allContent(e, 'en');
+          // An English phrase with function words that is one German word ("at least" → mindestens, "in writing" →
+          // schriftlich, "free of charge" → kostenlos): keyed by its exact words, looked up as a whole in the question.
+          if (ew === 0 && dw === 1 && !d.includes(' ') && isIdiom(e)) {
+            enDeIdioms.add(exactKey(e), d, subWeight * (1 / (1 + i) + 1 / (1 + j)) * lengthPrior(d));
+            return;
+          }
           if (ew === 0 || ew > DING_MAX_WORDS.en) return;
           const w = subWeight * (1 / (1 + i) + 1 / (1 + j)) * lengthPrior(d) * lengthPrior(e);
           // German keys are single words; a phrase such as "zu Tage" would otherwise be keyed as "Tag".
@@ -251,8 +258,22 @@ export function compileDing(text: string, max = DING_MAX_TARGETS, maxEnDe = DING
     }
     return out;
   };
-  return { 'de-en': finish(deEn, deEnExact, 'en', max), 'en-de': finish(enDe, enDeExact, 'de', maxEnDe) };
+  const enDeOut = finish(enDe, enDeExact, 'de', maxEnDe);
+  for (const [k, targets] of enDeIdioms.finish((t) => 'x' + termKey(t, 'de'), max)) enDeOut.set(`${IDIOM_MARK}${k}`, targets);
+  return { 'de-en': finish(deEn, deEnExact, 'en', max), 'en-de': enDeOut };
 }
+
+/**
+ * An English idiom worth a key of its own: 2–3 words, at least one a function word (a stop word: "at", "in", "of",
+ * "the") and one or two content words, the first and the last word not "the"/"a"/"an" ("the open" is a noun, not an idiom).
+ */
+function isIdiom(term: string): boolean {
+  const ws = words(term);
+  const content = ws.filter((w) => isContentWord(w, 'en')).length;
+  return ws.length >= 2 && ws.length <= 3 && content >= 1 && content <= 2 && content < ws.length && !ARTICLE.has(ws[0]) && !ARTICLE.has(ws[ws.length - 1]) && ws.every((w) => !/^\d+$/.test(w));
+}
+
+const ARTICLE = new Set(['the', 'a', 'an']);
 
 /** Long terms (compounds, rare words) are the more specific translations: "Urlaub" before "Universitätsferien". */
 function lengthPrior(term: string): number {

@@ -11,7 +11,7 @@ import { detectLanguage } from '../../src/rag/text/language';
 import { openEngine, type Engine } from '../../src/rag/engine';
 import { indexFolder } from '../../src/rag/index/indexer';
 import { createRetriever } from '../../src/rag/search';
-import { Lexicon, LEXICON_FILES, lexiconDir, loadLexicon, setLexiconDir, termKey } from '../../src/rag/search/lexicon';
+import { IDIOM_MARK, Lexicon, LEXICON_FILES, lexiconDir, loadLexicon, setLexiconDir, termKey } from '../../src/rag/search/lexicon';
 import { feedbackTerms } from '../../src/rag/search/prf';
 import { bridgeWeight } from '../../src/rag/search/termExpansion';
 import { coverage, rankTranslations, synonymList, translationList } from '../../src/rag/search/termLists';
@@ -75,6 +75,16 @@ describe('lexicon: compiler on source excerpts', () => {
     assert.ok(!deEn.get(termKey('Paket', 'de'))!.some((t) => /\[|\(/.test(t)), 'annotations removed');
   });
 
+  it('Ding: an English phrase with function words that is one German word is an idiom key of its own', () => {
+    const { 'en-de': enDe } = compileDing(read('trans', 'de-en'));
+    assert.deepEqual(enDe.get(`${IDIOM_MARK}at least`), ['zumindest', 'wenigstens', 'jedenfalls']);
+    assert.deepEqual(enDe.get(`${IDIOM_MARK}in writing`), ['schriftlich']);
+    const least = enDe.get(termKey('least', 'en'))!;
+    assert.ok(least.includes('kleinste') && !least.includes('zumindest'), `the word alone keeps its own sense: ${least.join()}`);
+    assert.deepEqual(enDe.get(`${IDIOM_MARK}body of writing`), ['schrift'], 'a noun phrase with "of" too');
+    assert.equal(enDe.get(`${IDIOM_MARK}the holy writ`), undefined, 'a phrase opening with an article is no idiom');
+  });
+
   it('serialize → parse round trip', () => {
     const c = compileFixtures();
     const lex = Lexicon.parse(serialize({ de: c.de, ...c.ding }, ['header']));
@@ -122,6 +132,18 @@ describe('lexicon: lookups', () => {
     assert.ok(t.text.includes('Cargo.toml'), 'identifiers carried over whole');
     assert.ok(translationList('two shifts', 'en', { perWord: 1 })!.added.includes('schichten'));
     assert.ok(translationList('Mindestlohn', 'de', { perWord: 1 })!.added.includes('minimum wage'));
+  });
+
+  it('translation: an English idiom is translated whole, its words not one by one', () => {
+    const t = translationList('Must the employer answer in writing at least once?', 'en', { perWord: 3 })!;
+    assert.ok(t.added.includes('schriftlich'), t.added.join());
+    assert.ok(t.added.includes('zumindest'), t.added.join());
+    assert.ok(!t.added.some((a) => ['kleinste', 'geringste', 'schrift'].includes(a)), `"least" and "writing" not alone: ${t.added.join()}`);
+    assert.ok(t.added.includes('arbeitgeber'), 'the other words as before');
+    // One coverage group per content word of the question ("once" is a stop word): employer, answer, writing, least.
+    assert.equal(t.groups.length, 4);
+    assert.ok(t.groups[2] === t.groups[3] || t.groups.filter((g) => g.has(termKey('schriftlich', 'de'))).length === 1, 'an idiom is one group per content word');
+    assert.ok(translationList('the least of them', 'en', { perWord: 1 })!.added.includes('kleinste'), 'no idiom: the word');
   });
 
   it('translation: with a frequency in the target documents, the translations the documents use come first', () => {

@@ -75,6 +75,12 @@ export function isContentWord(word: string, lang: LexLang): boolean {
   return word.length >= 3 && !/^\d+$/.test(word) && !isStopWord(word, lang);
 }
 
+/**
+ * Key prefix of an English idiom in the bridge: a phrase with function words that is one German word ("at least" →
+ * mindestens), keyed by its exact lower-cased words ("~at least") and looked up on the question's words as written.
+ */
+export const IDIOM_MARK = '~';
+
 /** The lookup key of a term: the stems of its content words, joined by a space ('' when it has none). */
 export function termKey(term: string, lang: LexLang): string {
   return words(term)

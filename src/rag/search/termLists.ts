@@ -2,7 +2,7 @@
 // (OpenThesaurus / WordNet) and their translations into the other language (Ding). Each becomes its own keyword list with
 // its own weight in the fusion; the question's own lists are never changed. Lookups are in-memory map reads.
 import type { Lang, SearchHit } from '../types';
-import { isContentWord, loadLexicon, stem, termKey, words, type LexLang } from './lexicon';
+import { IDIOM_MARK, isContentWord, loadLexicon, stem, termKey, words, type LexLang, type Lexicon } from './lexicon';
 
 /** One extra keyword list: the text searched, the column's language, and what was added (for the trace). */
 export interface TermList {
@@ -90,53 +90,88 @@ export function translationList(query: string, queryLang: Lang, o: TranslationOp
   const section = `${from}-${to}`;
   // Identifiers (`Cargo.toml`, `crates.io`, `ElterngeldPlus`, `CARGO_HOME`) are carried over whole, never translated.
   const idents = query.match(IDENTIFIER) ?? [];
-  const content = contentWords(query.replace(IDENTIFIER, ' '), from);
   const added: string[] = [];
   const carried: string[] = [];
   const groups: Set<string>[] = [];
   const seen = new Set<string>();
-  for (let i = 0; i < content.length; ) {
-    let found: string[] | undefined;
-    let span = 1;
-    for (let n = Math.min(2, content.length - i); n >= 1 && !found; n--) {
-      const part = content.slice(i, i + n);
-      // The exact form first ("employer"), then the stems ("employ"): the file keeps exact forms only where they differ.
-      const t = lex.get(section, `=${part.join(' ')}`) ?? lex.get(section, part.map((w) => stem(w, from)).join(' '));
-      if (t) {
-        found = t;
-        span = n;
+  const addTranslations = (found: string[], g: Set<string>) => {
+    for (const t of rankTranslations(found, o.frequency).slice(0, o.perWord)) {
+      // A phrase ("notice period" for Kündigungsfrist) counts as the word only with all its content words: its head
+      // alone ("period") is a different, usually generic word.
+      const stems = words(t).filter((w) => isContentWord(w, to)).map((w) => stem(w, to));
+      if (stems.length) g.add(stems.join(' '));
+      if (!seen.has(t)) {
+        seen.add(t);
+        added.push(t);
       }
     }
+  };
+  // The content words of a run between idioms, one or two at a time (two-word English terms such as "minimum wage" first).
+  const translateRun = (content: string[]) => {
+    for (let i = 0; i < content.length; ) {
+      let found: string[] | undefined;
+      let span = 1;
+      for (let n = Math.min(2, content.length - i); n >= 1 && !found; n--) {
+        const part = content.slice(i, i + n);
+        // The exact form first ("employer"), then the stems ("employ"): the file keeps exact forms only where they differ.
+        const t = lex.get(section, `=${part.join(' ')}`) ?? lex.get(section, part.map((w) => stem(w, from)).join(' '));
+        if (t) {
+          found = t;
+          span = n;
+        }
+      }
+      const g = new Set<string>();
+      if (found) addTranslations(found, g);
+      else {
+        for (const w of content.slice(i, i + span)) {
+          g.add(stem(w, to));
+          if (!seen.has(w)) {
+            seen.add(w);
+            carried.push(w);
+          }
+        }
+      }
+      for (let s = 0; s < span; s++) groups.push(g);
+      i += span;
+    }
+  };
+  // An English idiom ("at least" → mindestens, "in writing" → schriftlich) is translated as one, its function words
+  // included; the content words between idioms as above.
+  const all = words(query.replace(IDENTIFIER, ' '));
+  let run: string[] = [];
+  for (let i = 0; i < all.length; ) {
+    const idiom = from === 'en' ? idiomAt(all, i, lex, section) : undefined;
+    if (!idiom) {
+      if (isContentWord(all[i], from)) run.push(all[i]);
+      i++;
+      continue;
+    }
+    translateRun(run);
+    run = [];
     const g = new Set<string>();
-    if (found) {
-      for (const t of rankTranslations(found, o.frequency).slice(0, o.perWord)) {
-        // A phrase ("notice period" for Kündigungsfrist) counts as the word only with all its content words: its head
-        // alone ("period") is a different, usually generic word.
-        const stems = words(t).filter((w) => isContentWord(w, to)).map((w) => stem(w, to));
-        if (stems.length) g.add(stems.join(' '));
-        if (!seen.has(t)) {
-          seen.add(t);
-          added.push(t);
-        }
-      }
-    } else {
-      for (const w of content.slice(i, i + span)) {
-        g.add(stem(w, to));
-        if (!seen.has(w)) {
-          seen.add(w);
-          carried.push(w);
-        }
-      }
-    }
-    for (let s = 0; s < span; s++) groups.push(g);
-    i += span;
+    addTranslations(idiom.targets, g);
+    for (let s = 0; s < idiom.content; s++) groups.push(g);
+    i += idiom.span;
   }
+  translateRun(run);
   for (const id of idents) {
     groups.push(new Set(words(id).map((w) => stem(w, to))));
     carried.push(id);
   }
   if (added.length === 0) return undefined;
   return { kind: 'translation', lang: to, text: [...added, ...carried].join(' '), added, groups };
+}
+
+/** The idiom of 3 or 2 words starting at `words[i]` (with a function word and a content word), if the bridge has it. */
+function idiomAt(all: string[], i: number, lex: Lexicon, section: string): { targets: string[]; span: number; content: number } | undefined {
+  for (let n = Math.min(3, all.length - i); n >= 2; n--) {
+    const part = all.slice(i, i + n);
+    const content = part.filter((w) => isContentWord(w, 'en')).length;
+    if (content === 0 || content === n) continue;
+    const targets = lex.get(section, `${IDIOM_MARK}${part.join(' ')}`);
+    if (targets) return { targets, span: n, content };
+  }
+  return undefined;
 }
 
 /** Translations by their frequency in the target documents (stable: the dictionary's order among equals). */
