@@ -221,13 +221,15 @@ export function compileDing(text: string, max = DING_MAX_TARGETS, maxEnDe = DING
     const n = Math.min(deParts.length, enParts.length);
     for (let s = 0; s < n; s++) {
       const de = deParts[s].split(';').map((t) => dingTerm(t, 'de'));
-      const en = enParts[s].split(';').map((t) => dingTerm(t, 'en'));
+      // English alternatives inside one term are spelt out, keeping the term's position: "decomposition/degradation
+      // rate" is "decomposition rate" and "degradation rate", "at a/the minimum, at least" also "at least".
+      const en: { term: string | undefined; j: number }[] = enParts[s].split(';').flatMap((t, j) => englishVariants(t).map((v) => ({ term: dingTerm(v, 'en'), j })));
       const subWeight = s === 0 ? 1 : s === 1 ? 0.5 : 0.25;
       de.forEach((d, i) => {
         if (!d || (s >= 2 && d.includes(' '))) return;
         const dw = allContent(d, 'de');
         if (dw === 0 || dw > DING_MAX_WORDS.de) return;
-        en.forEach((e, j) => {
+        en.forEach(({ term: e, j }) => {
           if (!e) return;
           const ew = allContent(e, 'en');
           // An English phrase with function words that is one German word ("at least" → mindestens, "in writing" →
@@ -274,6 +276,29 @@ function isIdiom(term: string): boolean {
 }
 
 const ARTICLE = new Set(['the', 'a', 'an']);
+
+/** At most this many spelt-out variants of one English term (a/b c/d → 4). */
+const MAX_VARIANTS = 4;
+
+/**
+ * The variants of one English Ding term: comma-separated alternatives ("to kick the bucket, to bite the dust"), each with
+ * its word/word alternatives spelt out ("headlights/lights"). A slash after a space opens an abbreviation (/LRC/) and
+ * stays for dingTerm to remove.
+ */
+export function englishVariants(raw: string): string[] {
+  const plain = raw.replace(/\{[^}]*\}|\[[^\]]*\]|\([^)]*\)/g, ' ');
+  const parts = plain.includes(', ') ? plain.split(', ') : [plain];
+  const out: string[] = [];
+  for (const part of parts) {
+    let variants = [''];
+    for (const token of part.trim().split(/\s+/)) {
+      const alts = /^[\p{L}\p{N}'-]+(?:\/[\p{L}\p{N}'-]+)+$/u.test(token) ? token.split('/') : [token];
+      variants = variants.flatMap((v) => alts.map((a) => (v ? `${v} ${a}` : a))).slice(0, MAX_VARIANTS);
+    }
+    out.push(...variants);
+  }
+  return out;
+}
 
 /** Long terms (compounds, rare words) are the more specific translations: "Urlaub" before "Universitätsferien". */
 function lengthPrior(term: string): number {
