@@ -54,8 +54,9 @@ function contentWordCount(term: string, lang: LexLang): number {
 }
 
 /** A clean term: letters, digits, spaces, hyphens and apostrophes only, lower-cased, whitespace collapsed. */
-function clean(term: string): string | undefined {
-  const t = term.replace(/\s+/g, ' ').trim().toLowerCase();
+function clean(term: string, keepCase = false): string | undefined {
+  const spaced = term.replace(/\s+/g, ' ').trim();
+  const t = keepCase ? spaced : spaced.toLowerCase();
   if (!t || /[^\p{L}\p{N} '\-]/u.test(t) || /^[-']|[-']$/.test(t)) return undefined;
   return t;
 }
@@ -174,7 +175,7 @@ function baseForm(term: string, lang: LexLang): number {
 // ---- Ding (German ↔ English) ----------------------------------------------------------------------------------------
 
 /** Removes Ding's annotations: {m} {pl} [Br.] (explanations) <alternative spellings> /abbreviations/, "to" before verbs. */
-function dingTerm(raw: string, lang: LexLang): string | undefined {
+function dingTerm(raw: string, lang: LexLang, keepCase = false): string | undefined {
   let t = raw
     .replace(/\{[^}]*\}|\[[^\]]*\]|\([^)]*\)|<[^>]*>|\/[^/]*\//g, ' ')
     .replace(/\s+/g, ' ')
@@ -182,7 +183,7 @@ function dingTerm(raw: string, lang: LexLang): string | undefined {
   if (lang === 'en') t = t.replace(/^to /i, '');
   else t = t.replace(/^(?:sich|etw\.|jdn\.|jdm\.|jds\.)\s+/gi, '').replace(/\s+(?:sich|etw\.|jdn\.|jdm\.)$/gi, '');
   if (/\b(?:etw|jdn|jdm|jds|sb|sth)\b|\.\.\./i.test(t)) return undefined;
-  return clean(t);
+  return clean(t, keepCase);
 }
 
 /** Terms longer than this (content words) are not used; German keys are single words (German compounds). */
@@ -221,6 +222,9 @@ export function compileDing(text: string, max = DING_MAX_TARGETS, maxEnDe = DING
     const n = Math.min(deParts.length, enParts.length);
     for (let s = 0; s < n; s++) {
       const de = deParts[s].split(';').map((t) => dingTerm(t, 'de'));
+      // The German form as written: its exact-form key keeps the case, so the noun's plural "Lokale" (bars) and the
+      // adjective's "lokale" (local) are two keys (search/termLists.ts reads the question's own capitals).
+      const deCased = deParts[s].split(';').map((t) => dingTerm(t, 'de', true));
       // English alternatives inside one term are spelt out, keeping the term's position: "decomposition/degradation
       // rate" is "decomposition rate" and "degradation rate", "at a/the minimum, at least" also "at least".
       const en: { term: string | undefined; j: number }[] = enParts[s].split(';').flatMap((t, j) => englishVariants(t).map((v) => ({ term: dingTerm(v, 'en'), j })));
@@ -243,7 +247,7 @@ export function compileDing(text: string, max = DING_MAX_TARGETS, maxEnDe = DING
           // German keys are single words; a phrase such as "zu Tage" would otherwise be keyed as "Tag".
           if (dw === 1) {
             deEn.add(termKey(d, 'de'), e, (w / ew) * baseForm(d, 'de'));
-            deEnExact.add(exactKey(d), e, w / ew);
+            deEnExact.add(casedExactKey(deCased[i] ?? d), e, w / ew);
           }
           enDe.add(termKey(e, 'en'), d, (w / dw) * baseForm(e, 'en'));
           enDeExact.add(exactKey(e), d, w / dw);
@@ -303,6 +307,11 @@ export function englishVariants(raw: string): string[] {
 /** Long terms (compounds, rare words) are the more specific translations: "Urlaub" before "Universitätsferien". */
 function lengthPrior(term: string): number {
   return 1 / (1 + Math.max(0, term.length - 8) / 8);
+}
+
+/** A German exact-form key: the words as written (a noun capitalised), joined by a space. */
+export function casedExactKey(term: string): string {
+  return (term.match(/[\p{L}\p{N}]+/gu) ?? []).join(' ');
 }
 
 /** The exact-form key: lower-cased words joined by a space, prefixed with "=" when stored. */

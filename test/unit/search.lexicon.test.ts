@@ -72,6 +72,8 @@ describe('lexicon: compiler on source excerpts', () => {
     assert.ok(enDe.get(termKey('employer', 'en'))?.includes('arbeitgeber'));
     assert.equal(enDe.get(termKey('shift', 'en'))?.[0], 'schicht');
     assert.equal(enDe.get('=shifts')?.[0], 'schichten', 'the plural sub-entry gives the exact form');
+    assert.equal(deEn.get('=Lokale')?.[0], 'bars', "a German exact form keeps its case (the noun's plural)");
+    assert.equal(deEn.get('=lokale'), undefined);
     assert.ok(!deEn.get(termKey('Paket', 'de'))!.some((t) => /\[|\(/.test(t)), 'annotations removed');
   });
 
@@ -156,6 +158,15 @@ describe('lexicon: lookups', () => {
     assert.equal(t.groups.length, 4);
     assert.ok(t.groups[2] === t.groups[3] || t.groups.filter((g) => g.has(termKey('schriftlich', 'de'))).length === 1, 'an idiom is one group per content word');
     assert.ok(translationList('the least of them', 'en', { perWord: 1 })!.added.includes('kleinste'), 'no idiom: the word');
+  });
+
+  it('translation: a German exact form is looked up as written when the question writes nouns with capitals', () => {
+    const t = (q: string) => translationList(q, 'de', { perWord: 1 })!.added;
+    assert.deepEqual(t('Teste die lokale Korrektur'), ['local'], 'the adjective');
+    assert.deepEqual(t('Wo sind die Lokale?'), ['bars'], 'the noun\'s plural');
+    // Typed in lower case: no capitals to go by; every exact form counts, as before case was kept (here the noun's).
+    assert.deepEqual(t('teste die lokale korrektur'), ['bars']);
+    assert.deepEqual(t('Lokale Korrektur testen'), ['bars'], 'a capital at the start of the sentence: the noun first');
   });
 
   it('translation: with a frequency in the target documents, the translations the documents use come first', () => {

@@ -107,14 +107,19 @@ export function translationList(query: string, queryLang: Lang, o: TranslationOp
     }
   };
   // The content words of a run between idioms, one or two at a time (two-word English terms such as "minimum wage" first).
-  const translateRun = (content: string[]) => {
+  const translateRun = (run: Token[]) => {
+    const content = run.map((t) => t.word);
     for (let i = 0; i < content.length; ) {
       let found: string[] | undefined;
       let span = 1;
       for (let n = Math.min(2, content.length - i); n >= 1 && !found; n--) {
         const part = content.slice(i, i + n);
         // The exact form first ("employer"), then the stems ("employ"): the file keeps exact forms only where they differ.
-        const t = lex.get(section, `=${part.join(' ')}`) ?? lex.get(section, part.map((w) => stem(w, from)).join(' '));
+        // A German exact form is keyed as written: "Lokale" (bars) is the noun, "lokale" (local) the adjective.
+        const exact = from === 'de' && n === 1 ? germanForms(run[i], capitals) : [part.join(' ')];
+        let t: string[] | undefined;
+        for (const form of exact) t ??= lex.get(section, `=${form}`);
+        t ??= lex.get(section, part.map((w) => stem(w, from)).join(' '));
         if (t) {
           found = t;
           span = n;
@@ -137,12 +142,16 @@ export function translationList(query: string, queryLang: Lang, o: TranslationOp
   };
   // An English idiom ("at least" → mindestens, "in writing" → schriftlich) is translated as one, its function words
   // included; the content words between idioms as above.
-  const all = words(query.replace(IDENTIFIER, ' '));
-  let run: string[] = [];
+  const tokens = tokenize(query.replace(IDENTIFIER, ' '));
+  const all = tokens.map((t) => t.word);
+  // Whether the question writes German nouns with capitals (a capital not at a sentence's start): then a word's case
+  // tells a noun from an adjective or verb; a question typed in lower case tries both.
+  const capitals = from === 'de' && tokens.some((t) => !t.initial && /^\p{Lu}/u.test(t.raw));
+  let run: Token[] = [];
   for (let i = 0; i < all.length; ) {
     const idiom = from === 'en' ? idiomAt(all, i, lex, section) : undefined;
     if (!idiom) {
-      if (isContentWord(all[i], from)) run.push(all[i]);
+      if (isContentWord(all[i], from)) run.push(tokens[i]);
       i++;
       continue;
     }
@@ -160,6 +169,32 @@ export function translationList(query: string, queryLang: Lang, o: TranslationOp
   }
   if (added.length === 0) return undefined;
   return { kind: 'translation', lang: to, text: [...added, ...carried].join(' '), added, groups };
+}
+
+interface Token {
+  /** Lower-cased. */
+  word: string;
+  /** As written. */
+  raw: string;
+  /** First word of the question or of one of its sentences. */
+  initial: boolean;
+}
+
+/** The question's words (letters and digits), lower-cased and as written, with whether each opens a sentence. */
+function tokenize(text: string): Token[] {
+  const out: Token[] = [];
+  for (const m of text.matchAll(/[\p{L}\p{N}]+/gu)) {
+    const before = text.slice(0, m.index).trimEnd();
+    out.push({ word: m[0].toLowerCase(), raw: m[0], initial: before === '' || /[.!?:;]$/.test(before) });
+  }
+  return out;
+}
+
+/** The forms a German word's exact key is looked up by: as written where the question's capitals say something. */
+function germanForms(t: Token, capitals: boolean): string[] {
+  const capital = t.word.charAt(0).toUpperCase() + t.word.slice(1);
+  if (capitals && !t.initial) return [/^\p{Lu}/u.test(t.raw) ? capital : t.word];
+  return /^\p{Lu}/u.test(t.raw) ? [capital, t.word] : [t.word, capital];
 }
 
 /** The idiom of 3 or 2 words starting at `words[i]` (with a function word and a content word), if the bridge has it. */
