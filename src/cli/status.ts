@@ -5,7 +5,8 @@ import { describeVectorSearch, openStore, readVectorIndexInfo, type VectorIndexI
 import { META_FILE } from '../rag/store/meta';
 import type { IndexMeta, IndexStore } from '../rag/store/types';
 import type { LinkKind } from '../rag/types';
-import { DEFAULT_EXCLUDE, DEFAULT_INCLUDE, type RecordedSettings } from '../rag/config';
+import { DEFAULT_EXCLUDE, DEFAULT_INCLUDE, readRecordedSettings, recordedSettings, type RecordedSettings } from '../rag/config';
+import { mergeConfig } from '../rag/engine';
 import { parse, printJson, requireFolder, resolveStore } from './common';
 import * as path from 'node:path';
 
@@ -121,7 +122,8 @@ export async function statusReport(store: IndexStore, folder: string, storeDir: 
     embedder: meta?.embedder ?? null,
     schemaVersion: meta?.schemaVersion ?? null,
     lastRun: meta?.lastRun ?? null,
-    settings: meta?.settings ?? null,
+    // What a run without flags uses: the recorded settings (their well-formed part), the defaults for the rest.
+    settings: meta?.settings ? recordedSettings(mergeConfig({}, readRecordedSettings(meta.settings))) : null,
     running: meta?.runInProgress && isAlive(meta.runInProgress.pid) ? meta.runInProgress : null,
     interrupted: !!meta?.runInProgress && !isAlive(meta.runInProgress.pid),
     problems,

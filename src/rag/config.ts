@@ -104,6 +104,43 @@ export function recordedSettings(config: EngineConfig): RecordedSettings {
 
 export const DEFAULT_OCR_CONFIG: OcrConfig = { enabled: true, languages: 'deu+eng', maxPages: 50 };
 
+/**
+ * The well-formed part of settings read from meta.json (a file a user or another version may have edited): each value
+ * of the wrong type or out of range is left out, so the defaults or the caller's flags apply to it.
+ */
+export function readRecordedSettings(raw: unknown): RecordedSettings | undefined {
+  if (!raw || typeof raw !== 'object') return undefined;
+  const r = raw as Record<string, unknown>;
+  const i = (r.ingest && typeof r.ingest === 'object' ? r.ingest : {}) as Record<string, unknown>;
+  const strings = (v: unknown) => (Array.isArray(v) && v.every((x) => typeof x === 'string') ? (v as string[]) : undefined);
+  const positive = (v: unknown) => (typeof v === 'number' && Number.isFinite(v) && v > 0 ? v : undefined);
+  const bool = (v: unknown) => (typeof v === 'boolean' ? v : undefined);
+  const o = (i.ocr && typeof i.ocr === 'object' ? i.ocr : {}) as Record<string, unknown>;
+  const ocr: Partial<OcrConfig> = pick({
+    enabled: bool(o.enabled),
+    languages: typeof o.languages === 'string' && /^[a-z_]{3,12}(\+[a-z_]{3,12})*$/i.test(o.languages) ? o.languages : undefined,
+    maxPages: Number.isInteger(o.maxPages) && (o.maxPages as number) >= 0 ? (o.maxPages as number) : undefined,
+  });
+  const ingest = pick({
+    include: strings(i.include),
+    exclude: strings(i.exclude),
+    maxFileSizeMB: positive(i.maxFileSizeMB),
+    parseTimeoutMs: positive(i.parseTimeoutMs),
+    followExternalSymlinks: bool(i.followExternalSymlinks),
+    useIgnoreFiles: bool(i.useIgnoreFiles),
+  }) as RecordedSettings['ingest'];
+  if (Object.keys(ocr).length) ingest.ocr = { ...DEFAULT_OCR_CONFIG, ...ocr };
+  const e = (r.enrich && typeof r.enrich === 'object' ? r.enrich : undefined) as Record<string, unknown> | undefined;
+  const enrich = e && typeof e.contextual === 'boolean' && typeof e.summaries === 'boolean'
+    ? { contextual: e.contextual, summaries: e.summaries, ...(typeof e.model === 'string' && e.model ? { model: e.model } : {}) }
+    : undefined;
+  return { ingest, ...(enrich ? { enrich } : {}) };
+}
+
+function pick<T extends Record<string, unknown>>(o: T): Partial<T> {
+  return Object.fromEntries(Object.entries(o).filter(([, v]) => v !== undefined)) as Partial<T>;
+}
+
 export const DEFAULT_INCLUDE = ['**/*.{md,markdown,txt,html,htm,pdf,docx,pptx,xlsx,png,jpg,jpeg,tif,tiff,webp,bmp}'];
 export const DEFAULT_EXCLUDE = ['**/node_modules/**', '**/.git/**', '**/.docs-rag/**'];
 export const DEFAULT_STORE_DIRNAME = '.docs-rag';

@@ -1,7 +1,7 @@
 // The engine entry: opens (or creates) the index of one folder with its store, embedder, config and write queue.
 // The extension, the CLI, tests and benchmarks all start here. Never imports `vscode`.
 import * as path from 'node:path';
-import { DEFAULT_STORE_DIRNAME, defaultConfig, type ChunkConfig, type EmbedConfig, type EngineConfig, type EnrichConfig, type IngestConfig, type OcrConfig, type RecordedSettings } from './config';
+import { DEFAULT_STORE_DIRNAME, defaultConfig, type ChunkConfig, type EmbedConfig, type EngineConfig, type EnrichConfig, type IngestConfig, type OcrConfig, type RecordedSettings, readRecordedSettings } from './config';
 import { createEmbedder } from './embed';
 import { ParserPool } from './ingest';
 import { openStore } from './store';
@@ -73,7 +73,7 @@ export interface OpenEngineOptions {
 export function mergeConfig(overrides: EngineConfigOverrides = {}, recorded?: RecordedSettings): EngineConfig {
   const base = defaultConfig();
   if (recorded) {
-    base.ingest = { ...base.ingest, ...recorded.ingest, ocr: { ...base.ingest.ocr!, ...recorded.ingest.ocr } };
+    base.ingest = { ...base.ingest, ...recorded.ingest, ocr: { ...base.ingest.ocr!, ...recorded.ingest?.ocr } };
     if (recorded.enrich) base.enrich = { ...recorded.enrich };
   }
   const out: Record<string, unknown> = { ...base };
@@ -91,7 +91,7 @@ export function mergeConfig(overrides: EngineConfigOverrides = {}, recorded?: Re
 
 /** The configuration an engine on `storeDir` runs with (see OpenEngineOptions.settingsFromIndex). */
 export function engineConfig(o: Pick<OpenEngineOptions, 'config' | 'settingsFromIndex'>, storeDir: string): EngineConfig {
-  return mergeConfig(o.config, o.settingsFromIndex ? readMeta(storeDir)?.settings : undefined);
+  return mergeConfig(o.config, o.settingsFromIndex ? readRecordedSettings(readMeta(storeDir)?.settings) : undefined);
 }
 
 export async function openEngine(o: OpenEngineOptions): Promise<Engine> {
