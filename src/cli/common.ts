@@ -135,7 +135,10 @@ function isWritable(dir: string): boolean {
 export function requireFolder(folder: string | undefined): string {
   if (!folder) throw new UsageError('--folder <folder> is required');
   const abs = path.resolve(folder);
-  if (!isFolder(abs)) throw new UsageError(`folder not found: ${abs}`);
+  if (!isFolder(abs)) {
+    const file = fs.existsSync(abs);
+    throw new UsageError(file ? `${abs} is a file, not a folder: give the folder that holds it (docs-rag indexes folders)` : `folder not found: ${abs}`);
+  }
   return abs;
 }
 

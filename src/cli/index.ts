@@ -137,7 +137,10 @@ function summary(r: IndexRunResult, storeDir: string): string {
       `${r.ignored} ${r.ignored === 1 ? 'document or folder was' : 'documents and folders were'} left out by .gitignore / .ignore files${r.files === 0 ? ' — nothing else was found to index' : ''} (--no-ignore-files indexes them too).`,
     );
   }
-  if (r.keywordReadyMs !== undefined) lines.push(`Keyword search was ready after ${(r.keywordReadyMs / 1000).toFixed(1)} s.`);
+  if (r.files === 0 && !r.ignored && r.errors.length === 0) {
+    lines.push('Nothing to index: no file of a kind docs-rag reads (Markdown, text, HTML, PDF, DOCX, PPTX, XLSX, images) was found in this folder.');
+  }
+  if (r.keywordReadyMs !== undefined && r.files > 0) lines.push(`Keyword search was ready after ${(r.keywordReadyMs / 1000).toFixed(1)} s.`);
   if (r.vectorIndex === 'built' && r.searchableMs !== undefined && r.vectorIndexMs !== undefined) {
     lines.push(
       `Searchable after ${(r.searchableMs / 1000).toFixed(1)} s; then the vector index was trained in ${(r.vectorIndexMs / 1000).toFixed(1)} s (a separate step, after the table's compaction when the run left it).`,
@@ -145,7 +148,7 @@ function summary(r: IndexRunResult, storeDir: string): string {
   } else if (r.vectorIndex === 'due' || r.vectorIndex === 'busy') {
     lines.push(`The vector index was not trained${r.vectorIndex === 'busy' ? ' (another process writes this index)' : ''}: vector search is exact until the next run trains it.`);
   }
-  if (r.vectors) {
+  if (r.vectors && r.vectors.total > 0) {
     const rest = r.vectors.total - r.vectors.filled;
     lines.push(`Vectors: ${r.vectors.filled} of ${r.vectors.total}${rest > 0 ? ` (${rest} still pending; the next run fills them)` : ''}.`);
   }

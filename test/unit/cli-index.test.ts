@@ -148,6 +148,16 @@ describe('docs-rag index / status (CLI end to end)', function () {
     assert.equal((await cli(['index', folder, '--bogus'])).code, 2);
     assert.equal((await cli(['index', folder, '--embedder', 'magic'])).code, 2);
     assert.equal((await cli(['index', path.join(folder, 'nope')])).code, 2);
+    const aFile = await cli(['index', path.join(folder, 'faq.md')]);
+    assert.equal(aFile.code, 2);
+    assert.match(aFile.stderr, /faq\.md is a file, not a folder: give the folder that holds it/);
+    const empty = tmp('docs-rag-cli-empty-');
+    fs.writeFileSync(path.join(empty, 'notes.log'), 'not a document kind');
+    const none = await cli(['index', empty]);
+    assert.equal(none.code, 0, none.stderr);
+    assert.match(none.stdout, /Nothing to index: no file of a kind docs-rag reads \(Markdown, text, HTML, PDF/);
+    assert.doesNotMatch(none.stdout, /Keyword search was ready|Vectors: 0 of 0/);
+    fs.rmSync(empty, { recursive: true, force: true });
     const down = await cli(['index', folder, '--embedder', 'ollama', '--ollama-host', 'http://127.0.0.1:9', '--json']);
     assert.equal(down.code, 1);
     assert.match(down.stderr, /ollama serve/);
