@@ -308,13 +308,13 @@ export class EngineHost implements vscode.Disposable {
     return out;
   }
 
-  /** Total passages over all folders (0 = nothing indexed yet). */
-  /** The message for a question asked while nothing is indexed (`notYet`, unless ignore files left everything out). */
+  /** The message for a question asked while nothing is indexed (`notYet`, unless the last runs found nothing to index). */
   async emptyIndexMessage(notYet: string): Promise<string> {
     const all = await this.status().catch(() => []);
     return emptyIndexMessage(all.map((s) => s.lastRun), notYet);
   }
 
+  /** Total passages over all folders (0 = nothing indexed yet). */
   async passageCount(): Promise<number> {
     let n = 0;
     for (const { engine } of await this.openEngines()) n += await engine.store.countPassages();

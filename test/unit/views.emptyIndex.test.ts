@@ -6,11 +6,18 @@ import { emptyIndexMessage } from '../../src/views/emptyIndex';
 const NOT_YET = 'Nothing is indexed yet.';
 
 describe('views: the empty-index message', () => {
-  it('says "not yet" before any run, after a run that found documents, and when ignore files left nothing out', () => {
+  it('says "not yet" before any run, and after a run that found documents', () => {
     assert.equal(emptyIndexMessage([], NOT_YET), NOT_YET);
     assert.equal(emptyIndexMessage([undefined], NOT_YET), NOT_YET);
-    assert.equal(emptyIndexMessage([{ files: 0 }], NOT_YET), NOT_YET);
     assert.equal(emptyIndexMessage([{ files: 0, ignored: 3 }, { files: 2 }], NOT_YET), NOT_YET);
+  });
+
+  it('after runs that found nothing to index: no document kind it reads, or none readable, and what to do', () => {
+    const none = emptyIndexMessage([{ files: 0 }, undefined], NOT_YET);
+    assert.match(none, /no file of a kind Docs RAG reads \(Markdown, text, HTML, PDF, DOCX, PPTX, XLSX, images\)/);
+    assert.match(none, /widen "docsRag\.include"/);
+    assert.match(emptyIndexMessage([{ files: 0, errors: 3 }], NOT_YET), /all 3 documents found in this workspace could not be read\. "Docs RAG: Show index status" lists each/);
+    assert.match(emptyIndexMessage([{ files: 0, errors: 1 }], NOT_YET), /the one document found/);
   });
 
   it('names the ignore files and the setting when they left out every document of every folder that ran', () => {
