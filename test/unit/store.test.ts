@@ -41,6 +41,34 @@ function record(file: string, passages: number, hash = `h-${file}`): FileRecord 
   return { path: file, size: 100, mtimeMs: 1, hash, status: 'indexed', reason: '', passages, pipelineKey: 'test:m1', indexedAt: Date.now() };
 }
 
+interface SearchedLists {
+  label: string;
+  indexed: string[];
+  exact: string[];
+}
+
+/**
+ * The IVF_RQ index against the scan on uniform random vectors, the worst case for its codes: searched as the store
+ * searches it (every partition, candidates re-ranked by the full vectors), 64 dimensions lose 7–9 of 64,000 hits at
+ * k = 80 over 40 trainings, never two in one list (bench/vectorCodesRetrain.ts, BENCHMARKS.md); without the re-ranking
+ * one in nine. So a list may lose one hit to a rare training, all lists together at most one in 200 (at least one);
+ * the hits a list keeps come in the scan's order.
+ */
+function assertScanHitsOfUniformVectors(lists: SearchedLists[]): void {
+  let lost = 0;
+  let hits = 0;
+  for (const { label, indexed, exact } of lists) {
+    const have = new Set(indexed);
+    const missing = exact.filter((id) => !have.has(id));
+    assert.ok(missing.length <= 1, `${label}: ${missing.length} of the scan's ${exact.length} hits lost`);
+    const kept = new Set(exact);
+    assert.deepEqual(indexed.filter((id) => kept.has(id)), exact.filter((id) => have.has(id)), `${label}: the order of the hits kept`);
+    lost += missing.length;
+    hits += exact.length;
+  }
+  assert.ok(lost <= Math.max(1, Math.floor(hits / 200)), `${lost} of ${hits} hits lost`);
+}
+
 describe('LanceStore (real LanceDB in a temp dir)', () => {
   let dir: string;
   let store: LanceStore;
@@ -257,19 +285,21 @@ describe('LanceStore (real LanceDB in a temp dir)', () => {
     assert.equal(await store.buildVectorIndexIfDue(), false, 'not trained again while current');
   });
 
-  it('keeps the index for uniform vectors too (the worst case for IVF partitions and for quantized codes): the hits of exact search', async () => {
+  it('keeps the index for uniform vectors too (the worst case for IVF partitions and for quantized codes): the scan\'s hits, but for a rare one', async () => {
     const r = rng(11);
     const rows = Array.from({ length: VECTOR_INDEX_MIN_ROWS }, () => unit(Float32Array.from({ length: 64 }, () => r() - 0.5)));
     await fill(64, rows.length, (i) => rows[i], { vectorIndex: false });
     assert.equal(await store.buildVectorIndexIfDue(), true);
     const info = store.vectorIndexInfo()!;
     assert.equal(info.mode, 'ivf', JSON.stringify(info));
+    const lists: SearchedLists[] = [];
     for (let q = 0; q < 8; q++) {
       const question = unit(Float32Array.from({ length: 64 }, () => r() - 0.5));
       const a = await store.vectorSearch(question, { k: 10 });
       const b = await store.vectorSearch(question, { k: 10, exact: true });
-      assert.deepEqual(a.map((h) => h.passage.id), b.map((h) => h.passage.id), `question ${q}`);
+      lists.push({ label: `question ${q}`, indexed: a.map((h) => h.passage.id), exact: b.map((h) => h.passage.id) });
     }
+    assertScanHitsOfUniformVectors(lists);
     assert.match(describeVectorSearch(null, 500), /^exact \(below 5,000 passages/);
     assert.match(describeVectorSearch(null, rows.length), /no vector index trained yet/);
     // Not rebuilt on the next optimize (the build is recorded), only when the table has doubled.
@@ -292,18 +322,20 @@ describe('LanceStore (real LanceDB in a temp dir)', () => {
     assert.ok((await store.indexNames()).some((x) => x.startsWith('vector')));
   });
 
-  it('keeps the hits exact while files change under the IVF_RQ index: new rows outside it, removed rows, then folded in by optimize', async () => {
+  it('keeps the scan\'s hits while files change under the IVF_RQ index: new rows outside it, removed rows, then folded in by optimize', async () => {
     const r = rng(3);
     const rows = Array.from({ length: VECTOR_INDEX_MIN_ROWS + 500 }, () => unit(Float32Array.from({ length: 64 }, () => r() - 0.5)));
     await fill(64, VECTOR_INDEX_MIN_ROWS, (i) => rows[i]);
     assert.equal(store.vectorIndexInfo()!.kind, 'ivf_rq');
     const questions = Array.from({ length: 6 }, () => unit(Float32Array.from({ length: 64 }, () => r() - 0.5)));
     const same = async (when: string) => {
+      const lists: SearchedLists[] = [];
       for (const [q, question] of questions.entries()) {
         const indexed = (await store.vectorSearch(question, { k: 80 })).map((h) => h.passage.id);
         const exact = (await store.vectorSearch(question, { k: 80, exact: true })).map((h) => h.passage.id);
-        assert.deepEqual(indexed, exact, `${when}, question ${q}`);
+        lists.push({ label: `${when}, question ${q}`, indexed, exact });
       }
+      assertScanHitsOfUniformVectors(lists);
     };
     // 500 new rows (outside the index until optimize folds them in) and 10 files removed.
     const updates = [];
@@ -340,7 +372,7 @@ describe('LanceStore (real LanceDB in a temp dir)', () => {
     assert.equal(await store.buildVectorIndexIfDue(), true);
     assert.equal(store.vectorIndexInfo()!.kind, 'ivf_rq');
     assert.equal(await vectorIndexType(), 'IvfRq');
-    assert.deepEqual((await store.vectorSearch(question, { k: 20 })).map((h) => h.passage.id), exact);
+    assertScanHitsOfUniformVectors([{ label: 'after retraining', indexed: (await store.vectorSearch(question, { k: 20 })).map((h) => h.passage.id), exact }]);
     assert.equal(await store.vectorIndexDue(), false);
   });
 

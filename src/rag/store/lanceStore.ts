@@ -454,7 +454,8 @@ export class LanceStore implements IndexStore {
       .select(options.withVectors ? [...PASSAGE_COLUMNS, 'vector', '_distance'] : [...PASSAGE_COLUMNS, '_distance']);
     // Every partition of the IVF index is searched: probing only the partitions nearest the question lost half the true
     // neighbours of real questions (BENCHMARKS.md, "The vector index searched whole"). The IVF_RQ index ranks by 4-bit
-    // codes and re-ranks 4k candidates (at least 100) by the full vectors: the scan's hits, faster, with an eighth of the
+    // codes and re-ranks 4k candidates (at least 100) by the full vectors: the scan's hits (on uniform random vectors, the
+    // codes' worst case, a list of 80 misses one in 1–4 % of trainings: bench/vectorCodesRetrain.ts), faster, with an eighth of the
     // memory an IVF_FLAT index holds (BENCHMARKS.md, "The vector index as 4-bit codes"); IVF_FLAT, for dimensions the
     // codes do not serve, holds the full vectors.
     if (options.exact || index?.mode !== 'ivf') q = q.bypassVectorIndex();
