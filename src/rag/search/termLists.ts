@@ -106,6 +106,11 @@ export function translationList(query: string, queryLang: Lang, o: TranslationOp
       }
     }
   };
+  const tokens = tokenize(query.replace(IDENTIFIER, ' '));
+  const all = tokens.map((t) => t.word);
+  // Whether the question writes German nouns with capitals (a capital not at a sentence's start): then a word's case
+  // tells a noun from an adjective or verb; a question typed in lower case tries both.
+  const capitals = from === 'de' && tokens.some((t) => !t.initial && /^\p{Lu}/u.test(t.raw));
   // The content words of a run between idioms, one or two at a time (two-word English terms such as "minimum wage" first).
   const translateRun = (run: Token[]) => {
     const content = run.map((t) => t.word);
@@ -142,11 +147,6 @@ export function translationList(query: string, queryLang: Lang, o: TranslationOp
   };
   // An English idiom ("at least" → mindestens, "in writing" → schriftlich) is translated as one, its function words
   // included; the content words between idioms as above.
-  const tokens = tokenize(query.replace(IDENTIFIER, ' '));
-  const all = tokens.map((t) => t.word);
-  // Whether the question writes German nouns with capitals (a capital not at a sentence's start): then a word's case
-  // tells a noun from an adjective or verb; a question typed in lower case tries both.
-  const capitals = from === 'de' && tokens.some((t) => !t.initial && /^\p{Lu}/u.test(t.raw));
   let run: Token[] = [];
   for (let i = 0; i < all.length; ) {
     const idiom = from === 'en' ? idiomAt(all, i, lex, section) : undefined;
