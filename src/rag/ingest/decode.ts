@@ -59,13 +59,12 @@ export function refuseBinary(bytes: Uint8Array): void {
   }
 }
 
-/** True when the bytes are valid UTF-8. */
-export function isValidUtf8(bytes: Uint8Array): boolean {
+/** The bytes decoded as UTF-8, or null when they are not valid UTF-8 (one pass: the check is the decoding). */
+function utf8OrNull(bytes: Uint8Array): string | null {
   try {
-    new TextDecoder('utf-8', { fatal: true }).decode(bytes);
-    return true;
+    return new TextDecoder('utf-8', { fatal: true, ignoreBOM: true }).decode(bytes);
   } catch {
-    return false;
+    return null;
   }
 }
 
@@ -113,30 +112,31 @@ export function decodeText(bytes: Uint8Array, declared?: string | null): Decoded
   const utf16 = sniffUtf16(bytes);
   if (utf16) return { text: iconv.decode(buf, utf16), encoding: utf16, warnings: ['UTF-16 text without a byte order mark; decoded by its zero bytes'] };
   refuseBinary(bytes);
-  const utf8Ok = isValidUtf8(bytes);
+  const utf8 = utf8OrNull(bytes);
+  const utf8Ok = utf8 !== null;
   if (declared) {
     const enc = encodingForLabel(declared);
     if (enc === null) {
       warnings.push(`unknown charset "${declared}" declared; decoded by content`);
     } else if (enc === 'utf8' || enc === 'utf-8') {
-      if (utf8Ok) return { text: buf.toString('utf8'), encoding: 'utf8', warnings };
+      if (utf8 !== null) return { text: utf8, encoding: 'utf8', warnings };
       const guess = guessLegacyEncoding(bytes);
       warnings.push(`charset declared UTF-8 but the bytes are not valid UTF-8; decoded as ${guess}`);
       return { text: iconv.decode(buf, guess), encoding: guess, warnings };
     } else if (enc.startsWith('utf16') || enc.startsWith('utf-16')) {
       // A UTF-16 declaration without BOM on an ASCII-compatible document is a known lie; trust the bytes.
-      if (utf8Ok) return { text: buf.toString('utf8'), encoding: 'utf8', warnings };
+      if (utf8 !== null) return { text: utf8, encoding: 'utf8', warnings };
       return { text: iconv.decode(buf, enc), encoding: enc, warnings };
     } else {
       // Non-ASCII bytes that form valid UTF-8 are practically never legacy text: the declaration is stale.
       if (utf8Ok && bytes.some((b) => b >= 0x80)) {
         warnings.push(`charset declared ${declared} but the bytes are UTF-8; decoded as UTF-8`);
-        return { text: buf.toString('utf8'), encoding: 'utf8', warnings };
+        return { text: utf8, encoding: 'utf8', warnings };
       }
       return { text: iconv.decode(buf, enc), encoding: enc, warnings };
     }
   }
-  if (utf8Ok) return { text: buf.toString('utf8'), encoding: 'utf8', warnings };
+  if (utf8 !== null) return { text: utf8, encoding: 'utf8', warnings };
   const guess = guessLegacyEncoding(bytes);
   warnings.push(`text is not valid UTF-8; decoded as ${guess}`);
   return { text: iconv.decode(buf, guess), encoding: guess, warnings };
