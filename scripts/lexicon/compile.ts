@@ -221,10 +221,10 @@ export function compileDing(text: string, max = DING_MAX_TARGETS, maxEnDe = DING
     // later ones only single German words are used ("Lohn … | Mindestlohn {m} :: wage … | minimum wage").
     const n = Math.min(deParts.length, enParts.length);
     for (let s = 0; s < n; s++) {
-      const de = deParts[s].split(';').map((t) => dingTerm(t, 'de'));
       // The German form as written: its exact-form key keeps the case, so the noun's plural "Lokale" (bars) and the
       // adjective's "lokale" (local) are two keys (search/termLists.ts reads the question's own capitals).
       const deCased = deParts[s].split(';').map((t) => dingTerm(t, 'de', true));
+      const de = deCased.map((t) => t?.toLowerCase());
       // English alternatives inside one term are spelt out, keeping the term's position: "decomposition/degradation
       // rate" is "decomposition rate" and "degradation rate", "at a/the minimum, at least" also "at least".
       const en: { term: string | undefined; j: number }[] = enParts[s].split(';').flatMap((t, j) => englishVariants(t).map((v) => ({ term: dingTerm(v, 'en'), j })));
@@ -247,7 +247,7 @@ export function compileDing(text: string, max = DING_MAX_TARGETS, maxEnDe = DING
           // German keys are single words; a phrase such as "zu Tage" would otherwise be keyed as "Tag".
           if (dw === 1) {
             deEn.add(termKey(d, 'de'), e, (w / ew) * baseForm(d, 'de'));
-            deEnExact.add(casedExactKey(deCased[i] ?? d), e, w / ew);
+            deEnExact.add(casedExactKey(deCased[i]!), e, w / ew);
           }
           enDe.add(termKey(e, 'en'), d, (w / dw) * baseForm(e, 'en'));
           enDeExact.add(exactKey(e), d, w / dw);

@@ -192,13 +192,9 @@ class ProgressBar {
  * content in the store. Off unless asked for.
  */
 function enrichOption(list: string | undefined, model: string | undefined): EngineConfigOverrides['enrich'] {
-  if (list === undefined) {
+  if (list === undefined || list.trim() === 'off') {
     if (model) throw new UsageError('--enrich-model goes with --enrich contextual,summaries');
-    return undefined;
-  }
-  if (list.trim() === 'off') {
-    if (model) throw new UsageError('--enrich-model goes with --enrich contextual,summaries');
-    return { contextual: false, summaries: false };
+    return list === undefined ? undefined : { contextual: false, summaries: false };
   }
   const kinds = list.split(',').map((k) => k.trim()).filter(Boolean);
   const unknown = kinds.filter((k) => k !== 'contextual' && k !== 'summaries');

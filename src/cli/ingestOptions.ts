@@ -2,7 +2,7 @@
 // (whose --watch runs index the folder too). Every run records its settings in the index; a flag not given keeps the
 // recorded setting (engine.ts, settingsFromIndex), so both commands go on selecting the same files, the same way.
 import type { EngineConfigOverrides } from '../rag/engine';
-import type { OcrConfig } from '../rag/config';
+import { OCR_LANGUAGES, type OcrConfig } from '../rag/config';
 import { UsageError } from './common';
 
 export const INGEST_FLAGS = {
@@ -65,7 +65,7 @@ export function ocrOption(onOff: string | undefined, langs: string | undefined, 
     ocr.enabled = onOff === 'on';
   }
   if (langs !== undefined) {
-    if (!/^[a-z_]{3,12}(\+[a-z_]{3,12})*$/i.test(langs)) throw new UsageError(`--ocr-langs takes tesseract codes joined by "+", e.g. deu+eng; got "${langs}"`);
+    if (!OCR_LANGUAGES.test(langs)) throw new UsageError(`--ocr-langs takes tesseract codes joined by "+", e.g. deu+eng; got "${langs}"`);
     ocr.languages = langs;
   }
   if (maxPages !== undefined) {

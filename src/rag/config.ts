@@ -104,6 +104,9 @@ export function recordedSettings(config: EngineConfig): RecordedSettings {
 
 export const DEFAULT_OCR_CONFIG: OcrConfig = { enabled: true, languages: 'deu+eng', maxPages: 50 };
 
+/** Well-formed OCR languages: tesseract codes joined by '+' (deu+eng). */
+export const OCR_LANGUAGES = /^[a-z_]{3,12}(\+[a-z_]{3,12})*$/i;
+
 /**
  * The well-formed part of settings read from meta.json (a file a user or another version may have edited): each value
  * of the wrong type or out of range is left out, so the defaults or the caller's flags apply to it.
@@ -118,7 +121,7 @@ export function readRecordedSettings(raw: unknown): RecordedSettings | undefined
   const o = (i.ocr && typeof i.ocr === 'object' ? i.ocr : {}) as Record<string, unknown>;
   const ocr: Partial<OcrConfig> = pick({
     enabled: bool(o.enabled),
-    languages: typeof o.languages === 'string' && /^[a-z_]{3,12}(\+[a-z_]{3,12})*$/i.test(o.languages) ? o.languages : undefined,
+    languages: typeof o.languages === 'string' && OCR_LANGUAGES.test(o.languages) ? o.languages : undefined,
     maxPages: Number.isInteger(o.maxPages) && (o.maxPages as number) >= 0 ? (o.maxPages as number) : undefined,
   });
   const ingest = pick({

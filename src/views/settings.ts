@@ -1,6 +1,6 @@
 // Reads the `docsRag.*` settings (and `files.exclude`) and maps them onto the engine's configuration.
 import * as vscode from 'vscode';
-import { DEFAULT_EXCLUDE, DEFAULT_INCLUDE, DEFAULT_OLLAMA_EMBED_MODEL, DEFAULT_OLLAMA_HOST } from '../rag/config';
+import { DEFAULT_EXCLUDE, DEFAULT_INCLUDE, DEFAULT_OLLAMA_EMBED_MODEL, DEFAULT_OLLAMA_HOST, OCR_LANGUAGES } from '../rag/config';
 import { renamedSetting } from './renamedSettings';
 
 import type { AnswerLength } from '../rag/llm/tokens';
@@ -75,7 +75,7 @@ export function readSettings(scope?: vscode.ConfigurationScope): DocsRagSettings
     followExternalSymlinks: c.get<boolean>('index.followExternalSymlinks') === true,
     useIgnoreFiles: c.get<boolean>('index.useIgnoreFiles') !== false,
     ocrEnabled: c.get<boolean>('ocr.enabled') !== false,
-    ocrLanguages: /^[a-z_]{3,12}(\+[a-z_]{3,12})*$/i.test(c.get<string>('ocr.languages') ?? '') ? c.get<string>('ocr.languages')! : 'deu+eng',
+    ocrLanguages: OCR_LANGUAGES.test(c.get<string>('ocr.languages') ?? '') ? c.get<string>('ocr.languages')! : 'deu+eng',
     ocrMaxPages: Math.max(0, Math.floor(num(c.get('ocr.maxPages'), 50))),
     embedder: oneOf(c.get('embedder'), ['builtin', 'ollama', 'local'] as const, 'builtin'),
     localModelPath: (c.get<string>('local.modelPath') ?? '').trim(),

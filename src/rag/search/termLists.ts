@@ -184,8 +184,10 @@ interface Token {
 function tokenize(text: string): Token[] {
   const out: Token[] = [];
   for (const m of text.matchAll(/[\p{L}\p{N}]+/gu)) {
-    const before = text.slice(0, m.index).trimEnd();
-    out.push({ word: m[0].toLowerCase(), raw: m[0], initial: before === '' || /[.!?:;]$/.test(before) });
+    // The last character before the word that is not white space: none, or a sentence's end.
+    let j = m.index - 1;
+    while (j >= 0 && /\s/.test(text[j])) j--;
+    out.push({ word: m[0].toLowerCase(), raw: m[0], initial: j < 0 || '.!?:;'.includes(text[j]) });
   }
   return out;
 }
