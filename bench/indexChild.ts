@@ -1,6 +1,6 @@
 // One measured step of the indexing benchmark, in its own process (so peak RSS belongs to that step). Prints one JSON line.
 //   parse <folder>                 reading + text extraction alone (same worker pool and concurrency as the indexer)
-//   index <folder> <store>         full index run into a new store (the vector index trained afterwards in a child: vectorstep)
+//   index <folder> <store>         full index run into a new store (its maintenance afterwards, each job in a child: step)
 //   reindex <folder> <store> <rel> change one file, then an incremental run (full walk) and a hinted run (paths)
 import * as fs from 'node:fs';
 import * as path from 'node:path';
@@ -11,7 +11,8 @@ import { openEngine } from '../src/rag/engine';
 import { ParserPool } from '../src/rag/ingest';
 import { indexFolder } from '../src/rag/index/indexer';
 import { walkFolder } from '../src/rag/index/walk';
-import { VECTOR_STEP_MARK, runVectorIndexStep, spawnVectorIndexStep, type VectorIndexStepResult } from '../src/rag/index/vectorIndexStep';
+import type { JobKind } from '../src/rag/index/lifecycle';
+import { STEP_MARK, hostJobs, runMaintenanceJobs, runMaintenanceStep } from '../src/rag/index/maintenance';
 
 const rssMB = () => Math.round(process.resourceUsage().maxRSS / 1024);
 /** CPU time of the whole process (main thread, parser worker threads, LanceDB's native threads): steadier than wall time on a shared machine. */
@@ -48,9 +49,9 @@ async function parseOnly(folder: string): Promise<object> {
 }
 
 /**
- * A full run as `docs-rag index` does it: the run ends once its passages are searchable, then the vector index is trained
- * in a child process (`vectorstep` below, through the same spawnVectorIndexStep as the CLI). `searchableMs` is the time
- * to first search; `ms` includes the vector-index step; maxRssMB is the larger of both processes' peaks.
+ * A full run as `docs-rag index` does it: the run ends once its passages are searchable, then its maintenance runs, each
+ * job in a child process (`step` below, through the same runMaintenanceJobs as the CLI). `searchableMs` is the time to
+ * first search; `ms` includes the maintenance; maxRssMB is the largest of the processes' peaks.
  */
 async function indexOnce(folder: string, store: string): Promise<object> {
   const t0 = performance.now();
@@ -58,7 +59,7 @@ async function indexOnce(folder: string, store: string): Promise<object> {
   const opened = performance.now();
   let optimizeAt = 0;
   const r = await indexFolder(engine, {
-    vectorIndex: 'caller',
+    maintenance: 'caller',
     onProgress: (p) => {
       if (p.phase === 'optimize' && !optimizeAt) optimizeAt = performance.now();
     },
@@ -68,8 +69,10 @@ async function indexOnce(folder: string, store: string): Promise<object> {
   await engine.close();
   const runRssMB = rssMB();
   const runCpuMs = cpuMs();
-  let vector: (VectorIndexStepResult & { maxRssMB?: number; cpuMs?: number }) | null = null;
-  if (r.vectorIndex === 'due') vector = await spawnVectorIndexStep([...process.execArgv, __filename, 'vectorstep', store]);
+  const { after, background } = hostJobs(r.maintenance);
+  const steps = await runMaintenanceJobs([...after, ...background], (kind) => [...process.execArgv, __filename, 'step', store, kind]);
+  const vector = steps.ran.find((j) => j.kind === 'train-vector-index');
+  const stepsRssMB = Math.max(0, ...steps.ran.map((j) => j.peakRssMB ?? 0));
   const ms = performance.now() - t0;
   return {
     step: 'index',
@@ -80,13 +83,14 @@ async function indexOnce(folder: string, store: string): Promise<object> {
     searchableMs: Math.round(searchableMs),
     optimizeMs: optimizeAt ? Math.round(t0 + searchableMs - optimizeAt) : 0,
     vectorIndexMs: vector ? vector.ms : 0,
-    vectorIndexTrained: vector?.trained ?? false,
-    cpuMs: runCpuMs + (vector?.cpuMs ?? 0),
+    vectorIndexTrained: !!vector,
+    maintenance: steps.ran,
+    cpuMs: runCpuMs,
     runCpuMs,
     timings: r.timings,
     runMaxRssMB: runRssMB,
-    vectorStepMaxRssMB: vector?.maxRssMB ?? 0,
-    maxRssMB: Math.max(runRssMB, vector?.maxRssMB ?? 0),
+    stepsMaxRssMB: stepsRssMB,
+    maxRssMB: Math.max(runRssMB, stepsRssMB),
   };
 }
 
@@ -98,16 +102,16 @@ async function reindexOne(folder: string, store: string, rel: string): Promise<o
   await engine.store.countPassages();
   fs.appendFileSync(abs, `\n\nEdited at ${Date.now()}: one more paragraph for the incremental benchmark.\n`);
   let t0 = performance.now();
-  const walkRun = await indexFolder(engine, { optimize: 'never' });
+  const walkRun = await indexFolder(engine, { maintenance: 'none' });
   const walkMs = performance.now() - t0;
   // Same again with the parser workers already running (the extension keeps its engine open).
   fs.appendFileSync(abs, `\n\nEdited once more at ${Date.now()}.\n`);
   t0 = performance.now();
-  const warmRun = await indexFolder(engine, { optimize: 'never' });
+  const warmRun = await indexFolder(engine, { maintenance: 'none' });
   const warmMs = performance.now() - t0;
   fs.appendFileSync(abs, `\n\nEdited again at ${Date.now()}.\n`);
   t0 = performance.now();
-  const hinted = await indexFolder(engine, { paths: [abs], optimize: 'never' });
+  const hinted = await indexFolder(engine, { paths: [abs], maintenance: 'none' });
   const hintMs = performance.now() - t0;
   // That file's own cost: parse + chunk + embed it alone.
   t0 = performance.now();
@@ -165,10 +169,10 @@ async function reindexOne(folder: string, store: string, rel: string): Promise<o
 
 async function main(): Promise<void> {
   const [step, folder, store, rel] = process.argv.slice(2);
-  if (step === 'vectorstep') {
-    // The child of indexOnce: `folder` is the store here.
-    const r = await runVectorIndexStep(folder);
-    process.stdout.write(`${VECTOR_STEP_MARK}${JSON.stringify({ ...r, cpuMs: cpuMs(), maxRssMB: rssMB() })}\n`);
+  if (step === 'step') {
+    // A maintenance job of indexOnce: `folder` is the store here, `store` the job.
+    const r = await runMaintenanceStep(folder, store as JobKind);
+    process.stdout.write(`${STEP_MARK}${JSON.stringify(r)}\n`);
     return;
   }
   let out: object;

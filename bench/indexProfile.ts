@@ -1,7 +1,7 @@
 // What a first build costs, step by step, with no pipeline around it: each per-file step of the parser workers
 // (prepareFile.ts: read, hash, parse, chunk, links, word counts, builtin vectors) timed serially on this thread over all
 // files of a folder, then the store's part (LanceDB appends in the run's batches of ~2,000 rows, then the keyword and
-// scalar indexes as indexForSearch builds them) as CPU time of the whole process (LanceDB's threads included).
+// scalar indexes as buildKeywordIndexes builds them) as CPU time of the whole process (LanceDB's threads included).
 // The sum divided by the cores is a lower bound of the time to searchable that no scheduling can beat.
 //
 //   node --import tsx bench/indexProfile.ts <folder> [--rounds 3]   (medians of the rounds; the store part once per round)
@@ -95,7 +95,7 @@ async function main(): Promise<void> {
     }
     times.write.push(cpu() - c0);
     c0 = cpu();
-    await store.indexForSearch();
+    await store.buildKeywordIndexes();
     times.indexes.push(cpu() - c0);
     await store.close();
     fs.rmSync(dir, { recursive: true, force: true });

@@ -48,7 +48,7 @@ setInterval(tick, 50).unref();
   }
   const r = await indexFolder(engine, {
     signal: ac.signal,
-    vectorIndex: 'caller',
+    maintenance: 'caller',
     onProgress: (p) => {
       tick();
       phase = p.phase === 'parse' || p.phase === 'embed' || p.phase === 'write' ? 'files' : p.phase;

@@ -5,6 +5,7 @@ type BenchModule = { run(argv: string[]): Promise<void> };
 const benches: Record<string, () => Promise<BenchModule>> = {
   index: () => import('./indexBench'),
   search: () => import('./searchBench'),
+  scale: () => import('./scaleBench'),
 };
 
 async function main(): Promise<void> {

@@ -3,7 +3,8 @@ import * as path from 'node:path';
 import { openEngine, type EngineConfigOverrides } from '../rag/engine';
 import { describeHolder } from '../rag/index/writerLock';
 import { indexFolder, type IndexProgress, type IndexRunResult } from '../rag/index/indexer';
-import { VECTOR_STEP_MARK, runVectorIndexStep, spawnVectorIndexStep } from '../rag/index/vectorIndexStep';
+import { STEP_MARK, hostJobs, runMaintenanceJobs, runMaintenanceStep, startDetachedMaintenance, type MaintenanceReport } from '../rag/index/maintenance';
+import type { JobKind } from '../rag/index/lifecycle';
 import { useLanceWriterEnv } from '../rag/store/lanceEnv';
 import { UsageError, parse, printJson, requireFolder, resolveStore } from './common';
 import { INGEST_FLAGS, ingestOverrides } from './ingestOptions';
@@ -23,19 +24,30 @@ export async function run(argv: string[]): Promise<number> {
     json: { type: 'boolean' },
     wait: { type: 'boolean' },
     'no-wait': { type: 'boolean' },
-    // Internal: the vector-index step after a run, in a process of its own (rag/index/vectorIndexStep.ts).
-    'vector-index-step': { type: 'boolean' },
+    maintenance: { type: 'string' },
+    // Internal: one maintenance job in a process of its own, or the background runner (rag/index/maintenance.ts).
+    'maintenance-step': { type: 'string' },
   });
   if (values.wait && values['no-wait']) throw new UsageError('--wait and --no-wait exclude each other');
   if (positionals.length !== 1) throw new UsageError('index needs exactly one <folder>');
   const folder = requireFolder(positionals[0]);
   // A writer: LanceDB's memory settings for index builds (store/lanceEnv.ts), inherited by the vector-index step's child.
   useLanceWriterEnv();
-  if (values['vector-index-step']) {
-    const step = await runVectorIndexStep(resolveStore(folder, values.store));
-    process.stdout.write(`${VECTOR_STEP_MARK}${JSON.stringify(step)}\n`);
+  const storeDir = resolveStore(folder, values.store);
+  const stepCommand = (kind: JobKind | 'background') => [...process.execArgv, process.argv[1], 'index', folder, '--store', storeDir, '--maintenance-step', kind];
+  const step = values['maintenance-step'];
+  if (step !== undefined) {
+    if (step === 'background') {
+      await runBackground(storeDir, stepCommand);
+      return 0;
+    }
+    if (!JOB_KINDS.includes(step as JobKind)) throw new UsageError(`--maintenance-step takes one of ${JOB_KINDS.join(', ')} or background`);
+    const r = await runMaintenanceStep(storeDir, step as JobKind);
+    process.stdout.write(`${STEP_MARK}${JSON.stringify(r)}\n`);
     return 0;
   }
+  const maintenance = values.maintenance ?? 'background';
+  if (!['background', 'wait', 'skip'].includes(maintenance)) throw new UsageError(`--maintenance takes background, wait or skip; got "${maintenance}"`);
   const { embed, explicit } = embedOverrides(values);
   await prepareLocalModel(embed);
 
@@ -43,7 +55,7 @@ export async function run(argv: string[]): Promise<number> {
 
   const engine = await openEngine({
     folder,
-    storeDir: resolveStore(folder, values.store),
+    storeDir,
     config: { embed, ...(enrich ? { enrich } : {}), ingest: ingestOverrides(values) },
     embedderOverride: explicit,
     // Flags not given keep the index's recorded settings (which files, read how, enriched how).
@@ -58,6 +70,8 @@ export async function run(argv: string[]): Promise<number> {
   };
   process.on('SIGINT', onSigint);
   let result: IndexRunResult;
+  let report: MaintenanceReport | undefined;
+  let backgroundPid: number | undefined;
   try {
     result = await indexFolder(engine, {
       onProgress: bar ? (p) => bar.update(p) : undefined,
@@ -65,9 +79,20 @@ export async function run(argv: string[]): Promise<number> {
       full: values.full,
       wait: !values['no-wait'],
       onWait: (holder) => process.stderr.write(`docs-rag: ${describeHolder(holder)} is writing this index; waiting for it to finish (Ctrl+C to stop).\n`),
-      vectorIndex: 'caller',
+      maintenance: 'caller',
     });
-    if (result.vectorIndex === 'due') await vectorIndexStep(result, folder, engine.storeDir, bar, controller.signal);
+    const { after, background } = hostJobs(result.maintenance);
+    // A large run's compaction and vector index are part of it (they cost what the run changed); a small run's
+    // whole-table work goes to the background, after its change is searchable (as `git gc --auto` does).
+    const now = maintenance === 'wait' ? [...after, ...background] : maintenance === 'skip' ? [] : after;
+    if (now.length > 0 && !result.cancelled) {
+      bar?.update({ phase: 'optimize', filesDone: result.files, filesTotal: result.files, passagesPerSec: 0 });
+      report = await runMaintenanceJobs(now, stepCommand, { signal: controller.signal });
+      if (report.stopped && controller.signal.aborted) result.cancelled = true;
+      else if (report.stopped) (result.warnings ??= []).push(`Index maintenance stopped (${report.stopped}); search works, the next run does it again.`);
+      result.ms += report.ms;
+    }
+    if (maintenance === 'background' && background.length > 0 && !result.cancelled && !report?.stopped) backgroundPid = startDetachedMaintenance(stepCommand('background'));
   } finally {
     process.off('SIGINT', onSigint);
     bar?.clear();
@@ -75,42 +100,31 @@ export async function run(argv: string[]): Promise<number> {
   }
   for (const w of result.warnings ?? []) process.stderr.write(`docs-rag: ${w}\n`);
   if (values.json) {
-    printJson({ files: result.files, chunks: result.chunks, unchanged: result.unchanged, errors: result.errors, ms: result.ms, ...extras(result) });
+    printJson({ files: result.files, chunks: result.chunks, unchanged: result.unchanged, errors: result.errors, ms: result.ms, ...extras(result, report, backgroundPid) });
   } else {
-    process.stdout.write(summary(result, engine.storeDir));
+    process.stdout.write(summary(result, engine.storeDir, report, backgroundPid));
   }
   // Interrupted by Ctrl+C: the index is consistent, but the run did not complete.
   return result.cancelled ? 130 : 0;
 }
 
-/**
- * The vector index is trained after the run, in a child process (a fresh one peaks lower: vectorIndexStep.ts). If it
- * fails, the index still answers (vector search exact) and the next run trains it: a warning, not an error.
- */
-async function vectorIndexStep(result: IndexRunResult, folder: string, storeDir: string, bar: ProgressBar | null, signal: AbortSignal): Promise<void> {
-  bar?.update({ phase: 'vector-index', filesDone: result.files, filesTotal: result.files, passagesPerSec: 0 });
-  const started = Date.now();
-  const args = [...process.execArgv, process.argv[1], 'index', folder, '--store', storeDir, '--vector-index-step'];
+const JOB_KINDS: JobKind[] = ['build-keyword-indexes', 'optimize', 'train-vector-index', 'count-links'];
+
+/** The background runner (started detached by a run): plans and runs the store's background jobs, each in a step. */
+async function runBackground(storeDir: string, command: (kind: JobKind) => string[]): Promise<void> {
+  const { openStore } = await import('../rag/store');
+  const { planFor } = await import('../rag/index/maintenance');
+  const store = await openStore(storeDir);
+  let jobs;
   try {
-    // Ctrl+C stops the step (its commit is atomic; the next run trains the index).
-    const step = await spawnVectorIndexStep(args, process.env, signal);
-    result.vectorIndex = step.busy ? 'busy' : step.trained ? 'built' : 'current';
-    if (step.peakRssMB) result.vectorIndexRssMB = step.peakRssMB;
-  } catch (err) {
-    result.vectorIndex = 'due';
-    if (signal.aborted) {
-      result.cancelled = true;
-      (result.warnings ??= []).push('Stopped while training the vector index: search works (vector search is exact); the next run trains it.');
-    } else {
-      const why = err instanceof Error ? err.message : String(err);
-      (result.warnings ??= []).push(`${why}. Search works (vector search is exact); the next run trains the vector index.`);
-    }
+    jobs = await planFor(store);
+  } finally {
+    await store.close();
   }
-  result.vectorIndexMs = Date.now() - started;
-  result.ms += result.vectorIndexMs;
+  await runMaintenanceJobs(jobs, command);
 }
 
-function extras(r: IndexRunResult): Record<string, unknown> {
+function extras(r: IndexRunResult, report?: MaintenanceReport, backgroundPid?: number): Record<string, unknown> {
   const out: Record<string, unknown> = { added: r.added ?? 0, updated: r.updated ?? 0, removed: r.removed ?? 0 };
   if (r.reembedded) out.reembedded = true;
   if (r.cancelled) out.cancelled = true;
@@ -119,15 +133,16 @@ function extras(r: IndexRunResult): Record<string, unknown> {
   if (r.vectors) out.vectors = r.vectors;
   if (r.keywordReadyMs !== undefined) out.keywordReadyMs = r.keywordReadyMs;
   if (r.searchableMs !== undefined) out.searchableMs = r.searchableMs;
-  if (r.vectorIndex) out.vectorIndex = r.vectorIndex;
-  if (r.vectorIndexMs !== undefined) out.vectorIndexMs = r.vectorIndexMs;
-  if (r.vectorIndexRssMB !== undefined) out.vectorIndexRssMB = r.vectorIndexRssMB;
-  // This process's own peak (the run), next to the vector-index step's (its own process).
-  if (r.vectorIndex) out.runRssMB = Math.round(process.resourceUsage().maxRSS / 1024);
+  // What ran after the run (each job in a process of its own, with its peak memory) and what goes on in the background.
+  if (report) out.maintenance = report.ran;
+  if (report?.busy) out.maintenanceBusy = true;
+  if (backgroundPid !== undefined) out.backgroundMaintenance = { pid: backgroundPid, jobs: hostJobs(r.maintenance).background.map((j) => j.kind) };
+  // This process's own peak (the run), next to the maintenance steps' (their own processes).
+  out.runRssMB = Math.round(process.resourceUsage().maxRSS / 1024);
   return out;
 }
 
-function summary(r: IndexRunResult, storeDir: string): string {
+function summary(r: IndexRunResult, storeDir: string, report?: MaintenanceReport, backgroundPid?: number): string {
   const lines = [
     `${r.cancelled ? 'Cancelled' : 'Indexed'}: ${r.files} documents, ${r.chunks} passages in ${(r.ms / 1000).toFixed(1)} s ` +
       `(${r.added ?? 0} added, ${r.updated ?? 0} updated, ${r.removed ?? 0} removed, ${r.unchanged} unchanged).`,
@@ -141,12 +156,13 @@ function summary(r: IndexRunResult, storeDir: string): string {
     lines.push('Nothing to index: no file of a kind docs-rag reads (Markdown, text, HTML, PDF, DOCX, PPTX, XLSX, images) was found in this folder.');
   }
   if (r.keywordReadyMs !== undefined && r.files > 0) lines.push(`Keyword search was ready after ${(r.keywordReadyMs / 1000).toFixed(1)} s.`);
-  if (r.vectorIndex === 'built' && r.searchableMs !== undefined && r.vectorIndexMs !== undefined) {
-    lines.push(
-      `Searchable after ${(r.searchableMs / 1000).toFixed(1)} s; then the vector index was trained in ${(r.vectorIndexMs / 1000).toFixed(1)} s (a separate step, after the table's compaction when the run left it).`,
-    );
-  } else if (r.vectorIndex === 'due' || r.vectorIndex === 'busy') {
-    lines.push(`The vector index was not trained${r.vectorIndex === 'busy' ? ' (another process writes this index)' : ''}: vector search is exact until the next run trains it.`);
+  if (r.searchableMs !== undefined && report && report.ran.length > 0) {
+    const ran = report.ran.map((j) => `${j.kind} ${(j.ms / 1000).toFixed(1)} s`).join(', ');
+    lines.push(`Searchable after ${(r.searchableMs / 1000).toFixed(1)} s; then, each in a process of its own: ${ran}.`);
+  }
+  if (report?.busy) lines.push('Another process writes this index: its run does the index maintenance.');
+  if (backgroundPid !== undefined) {
+    lines.push(`The change is searchable; index maintenance continues in the background (pid ${backgroundPid}; the next run stops it if it needs the index).`);
   }
   if (r.vectors && r.vectors.total > 0) {
     const rest = r.vectors.total - r.vectors.filled;

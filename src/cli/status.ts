@@ -32,7 +32,7 @@ export async function run(argv: string[]): Promise<number> {
       `Index: ${storeDir}`,
       `Files: ${byStatus.total} (${byStatus.indexed} indexed, ${byStatus.skipped} skipped, ${byStatus.error} errors)`,
       `Passages: ${passages.total} (L0 documents ${passages.L0}, L1 sections ${passages.L1}, L2 passages ${passages.L2})`,
-      `Links: ${report.links} (${Object.entries(report.linksByKind).map(([k, n]) => `${k} ${n}`).join(', ')}; ${report.unresolvedLinks} not resolved: target not in the index)`,
+      `Links: ${report.links} (${Object.entries(report.linksByKind).map(([k, n]) => `${k} ${n}`).join(', ')}; ${report.unresolvedLinks} not resolved: target not in the index)${report.linksCounted?.pending ? ` as counted ${new Date(report.linksCounted.at).toISOString()}; the index maintenance counts them again` : ''}`,
       `Embedder: ${embedder ? `${embedder.id}:${embedder.model} (dimension ${embedder.dimension})` : 'none'}`,
       `Vector search: ${describeVectorSearch(report.vectorIndex, report.passages.total)}`,
       `Vectors: ${report.vectors.filled} of ${report.vectors.total}${report.vectors.filled < report.vectors.total ? ` (keyword search covers every passage; ${report.running ? 'the running index run fills the rest' : `the next run fills the rest: docs-rag index ${folder}`})` : ''}`,
@@ -83,6 +83,8 @@ export interface StatusReport {
   linksByKind: Record<LinkKind, number>;
   /** Stored references whose target is not in the index (a § of a law not indexed, a link to a missing file). */
   unresolvedLinks: number;
+  /** When the link counts were taken, and whether a run changed files since (the maintenance after it counts again). */
+  linksCounted: { at: number; pending: boolean } | null;
   embedder: IndexMeta['embedder'] | null;
   schemaVersion: number | null;
   lastRun: IndexMeta['lastRun'] | null;
@@ -106,7 +108,8 @@ export async function statusReport(store: IndexStore, folder: string, storeDir: 
     L2: await store.countPassages({ levels: [2] }),
   };
   const vectors = store.vectorCounts ? await store.vectorCounts() : { filled: passages.total, total: passages.total };
-  const graph = (await store.linkCounts?.()) ?? null;
+  // Counted by the index maintenance (reading every link row costs in proportion to the corpus), not here.
+  const graph = meta?.linkCounts?.counts ?? null;
   const problems = records.filter((r) => r.status !== 'indexed').map((r) => ({ path: r.path, status: r.status, reason: r.reason }));
   return {
     indexed: true,
@@ -119,6 +122,7 @@ export async function statusReport(store: IndexStore, folder: string, storeDir: 
     links: graph?.links ?? 0,
     linksByKind: graph?.byKind ?? { link: 0, reference: 0, name: 0, definition: 0 },
     unresolvedLinks: graph?.unresolved ?? 0,
+    linksCounted: meta?.linkCounts ? { at: meta.linkCounts.at, pending: meta.maintenance?.countLinks === true } : null,
     embedder: meta?.embedder ?? null,
     schemaVersion: meta?.schemaVersion ?? null,
     lastRun: meta?.lastRun ?? null,

@@ -7,7 +7,8 @@
 import { openEngine, type Engine } from '../rag/engine';
 import { indexFolder, type IndexProgress, type IndexRunResult } from '../rag/index/indexer';
 import { RunQueue } from '../rag/index/runQueue';
-import { VECTOR_STEP_MARK, runVectorIndexStep, spawnVectorIndexStep } from '../rag/index/vectorIndexStep';
+import { BackgroundMaintenance, STEP_MARK, hostJobs, runMaintenanceJobs, runMaintenanceStep } from '../rag/index/maintenance';
+import type { JobKind } from '../rag/index/lifecycle';
 import { useLanceWriterEnv } from '../rag/store/lanceEnv';
 import type { FolderSpec, FromChild, ToChild } from './protocol';
 
@@ -17,6 +18,13 @@ interface Slot {
   /** The spec changed since the engine was opened: reopen before the next run. */
   stale: boolean;
   queue: RunQueue<IndexRunResult, IndexProgress>;
+  /** Whole-table maintenance after small runs, in steps of its own, after a quiet period. */
+  background?: BackgroundMaintenance;
+}
+
+/** A maintenance job of `storeDir` in a child of this process (this file started with --maintenance-step). */
+function stepCommand(storeDir: string): (kind: JobKind) => string[] {
+  return (kind) => [...process.execArgv, process.argv[1], '--maintenance-step', storeDir, kind];
 }
 
 const slots = new Map<string, Slot>();
@@ -61,8 +69,8 @@ function slotFor(spec: FolderSpec): Slot {
         send({ type: 'started', key: slot.spec.key, what });
         const engine = await engineOf(slot);
         // A long vector fill gives way to runs that wait (changed files are written first; the next run fills on).
-        const result = await indexFolder(engine, { full: run.full, paths: run.paths, signal: run.signal, onProgress: run.onProgress, vectorIndex: 'caller', yieldFill: run.othersWaiting });
-        if (result.vectorIndex === 'due') await vectorIndexStep(slot, result, run.signal, run.onProgress);
+        const result = await indexFolder(engine, { full: run.full, paths: run.paths, signal: run.signal, onProgress: run.onProgress, maintenance: 'caller', yieldFill: run.othersWaiting });
+        await maintain(slot, result, run.signal, run.onProgress);
         return result;
       },
       (result) => result.cancelled === true,
@@ -72,21 +80,24 @@ function slotFor(spec: FolderSpec): Slot {
 }
 
 /**
- * The vector index is trained after the run (its passages are searchable by then), in a child process of this worker
- * (a fresh process peaks lower; rag/index/vectorIndexStep.ts), still inside the run so the queue keeps one writer. A
- * cancelled or failed step leaves the index answering (vector search exact); the next run trains it.
+ * The run's maintenance (index/lifecycle.ts): a large run's 'after' jobs (compaction, vector index) as part of it, each
+ * in a child process of this worker, still inside the run so the queue keeps one writer; background jobs after a quiet
+ * period, outside the queue (a run that needs the writer lock stops them). A failed or stopped step leaves the index
+ * answering; the next maintenance does the job again.
  */
-async function vectorIndexStep(slot: Slot, result: IndexRunResult, signal: AbortSignal, onProgress: (p: IndexProgress) => void): Promise<void> {
-  onProgress({ phase: 'vector-index', filesDone: result.files, filesTotal: result.files, passagesPerSec: 0 });
-  const started = Date.now();
-  try {
-    const step = await spawnVectorIndexStep([...process.execArgv, process.argv[1], '--vector-index-step', slot.spec.storeDir], process.env, signal);
-    result.vectorIndex = step.busy ? 'busy' : step.trained ? 'built' : 'current';
-  } catch (err) {
-    if (!signal.aborted) log('warn', `${slot.spec.name}: ${errorText(err)}; vector search stays exact until the next run trains the vector index.`);
+async function maintain(slot: Slot, result: IndexRunResult, signal: AbortSignal, onProgress: (p: IndexProgress) => void): Promise<void> {
+  const { after, background } = hostJobs(result.maintenance);
+  if (after.length > 0 && !result.cancelled) {
+    onProgress({ phase: 'optimize', filesDone: result.files, filesTotal: result.files, passagesPerSec: 0 });
+    const report = await runMaintenanceJobs(after, stepCommand(slot.spec.storeDir), { signal });
+    if (report.stopped && !signal.aborted) log('warn', `${slot.spec.name}: index maintenance stopped (${report.stopped}); search works, the next run does it again.`);
+    result.maintained = report.ran.map((j) => j.kind);
+    result.ms += report.ms;
   }
-  result.vectorIndexMs = Date.now() - started;
-  result.ms += result.vectorIndexMs;
+  if (background.length > 0 && !result.cancelled) {
+    slot.background ??= new BackgroundMaintenance(slot.spec.storeDir, stepCommand(slot.spec.storeDir));
+    slot.background.schedule();
+  }
 }
 
 function configure(folders: FolderSpec[]): void {
@@ -102,6 +113,7 @@ function configure(folders: FolderSpec[]): void {
   for (const [key, slot] of slots) {
     if (folders.some((f) => f.key === key)) continue;
     slots.delete(key);
+    slot.background?.stop();
     void slot.queue.idle().then(async () => (await slot.engine?.catch(() => null))?.close());
   }
 }
@@ -125,6 +137,7 @@ function run(m: Extract<ToChild, { type: 'run' }>): void {
 
 async function shutdown(): Promise<void> {
   for (const a of requests.values()) a.abort();
+  for (const s of slots.values()) s.background?.stop();
   await Promise.all(
     [...slots.values()].map(async (s) => {
       await s.queue.idle().catch(() => undefined);
@@ -159,12 +172,12 @@ function serve(): void {
 
 // This process writes indexes: LanceDB's memory settings for index builds (store/lanceEnv.ts), before its first use.
 useLanceWriterEnv();
-// Started as the vector-index step of a run (vectorIndexStep above): train, print the result, exit.
-const stepAt = process.argv.indexOf('--vector-index-step');
+// Started as a maintenance step of a run (maintain above): run the job, print the result, exit.
+const stepAt = process.argv.indexOf('--maintenance-step');
 if (stepAt >= 0) {
-  runVectorIndexStep(process.argv[stepAt + 1]).then(
+  runMaintenanceStep(process.argv[stepAt + 1], process.argv[stepAt + 2] as JobKind).then(
     (r) => {
-      process.stdout.write(`${VECTOR_STEP_MARK}${JSON.stringify(r)}\n`);
+      process.stdout.write(`${STEP_MARK}${JSON.stringify(r)}\n`);
       process.exit(0);
     },
     (err: unknown) => {

@@ -6,6 +6,8 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { engineConfig } from '../rag/engine';
 import { indexFolder, type IndexRunResult } from '../rag/index/indexer';
+import type { JobKind } from '../rag/index/lifecycle';
+import { BackgroundMaintenance, hostJobs, runMaintenanceJobs } from '../rag/index/maintenance';
 import { createPathFilter, type PathFilter } from '../rag/index/pathFilter';
 import type { IndexAccess } from './indexAccess';
 
@@ -29,6 +31,8 @@ export class FolderWatcher {
   private full = true;
   private readonly debounceMs: number;
   private readonly maxWaitMs: number;
+  /** Whole-table maintenance after small runs, in steps of its own, after a quiet period (index/maintenance.ts). */
+  readonly background: BackgroundMaintenance;
 
   constructor(
     private readonly access: IndexAccess,
@@ -36,6 +40,12 @@ export class FolderWatcher {
   ) {
     this.debounceMs = o.debounceMs ?? 500;
     this.maxWaitMs = o.maxWaitMs ?? 5000;
+    this.background = new BackgroundMaintenance(access.storeDir, this.stepCommand());
+  }
+
+  /** A maintenance job in a child: this CLI's `index --maintenance-step` (the server runs from the CLI's entry). */
+  private stepCommand(): (kind: JobKind) => string[] {
+    return (kind) => [...process.execArgv, process.argv[1], 'index', this.access.folder, '--store', this.access.storeDir, '--maintenance-step', kind];
   }
 
   /** Starts watching and queues the catch-up run of the whole folder. */
@@ -96,6 +106,7 @@ export class FolderWatcher {
   /** Stops watching; waits for a run in progress. */
   async stop(): Promise<void> {
     this.stopped = true;
+    this.background.stop();
     this.watcher?.close();
     this.watcher = null;
     for (const w of this.parentWatchers) w.close();
@@ -137,7 +148,11 @@ export class FolderWatcher {
     try {
       // A long vector fill gives way to changes seen meanwhile (their run comes next and fills on).
       const yieldFill = () => this.pending.size > 0 || this.full;
-      const r = await this.access.use((engine) => indexFolder(engine, full ? { yieldFill } : { paths, yieldFill }), { requireIndex: false, retry: false });
+      const r = await this.access.use((engine) => indexFolder(engine, full ? { yieldFill, maintenance: 'caller' } : { paths, yieldFill, maintenance: 'caller' }), { requireIndex: false, retry: false });
+      // A large run's maintenance as part of it; a small run's whole-table work in the background (lifecycle.ts).
+      const { after, background } = hostJobs(r.maintenance);
+      if (after.length > 0 && !r.cancelled) r.maintained = (await runMaintenanceJobs(after, this.stepCommand())).ran.map((j) => j.kind);
+      if (background.length > 0 && !r.cancelled && !this.stopped) this.background.schedule();
       const changed = (r.added ?? 0) + (r.updated ?? 0) + (r.removed ?? 0);
       if (changed > 0 || full) this.o.log?.(`index updated: ${r.added ?? 0} added, ${r.updated ?? 0} updated, ${r.removed ?? 0} removed (${r.ms} ms)`);
       this.o.onRun?.(r, paths ?? 'all');

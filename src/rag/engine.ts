@@ -26,18 +26,8 @@ export interface Engine {
   parsers(): ParserPool;
   /** Stops the parser workers (their memory goes back before optimize); the next parsers() starts new ones. */
   releaseParsers(): Promise<void>;
-  /** Runs optimize() on the write queue now (folds new rows into the FTS/vector indexes, prunes old versions). */
+  /** Runs optimize() on the write queue now, under the writer lock (tests and benches; hosts go through index/maintenance.ts). */
   optimizeNow(o?: { deleteUnverified?: boolean; vectorIndex?: boolean }): Promise<void>;
-  /**
-   * Trains the vector index on the write queue if it is due (the step after a run: the run's optimize leaves it out, so
-   * keyword and exact vector search work before it). Skipped while another process writes (its run does it).
-   */
-  buildVectorIndex(): Promise<boolean>;
-  /**
-   * Debounced optimizeNow() (`vectorIndexOnly`: buildVectorIndex()): the last call's delay wins; a pending full optimize
-   * is never narrowed to the vector index; a pending one is dropped by close().
-   */
-  scheduleOptimize(delayMs?: number, o?: { vectorIndexOnly?: boolean }): void;
   /** Waits for queued writes, stops the workers and closes the store. */
   close(): Promise<void>;
 }
@@ -115,7 +105,6 @@ export async function openEngine(o: OpenEngineOptions): Promise<Engine> {
   const queue = new WriteQueue();
   let pool: ParserPool | null = null;
   let closed = false;
-  let timer: NodeJS.Timeout | null = null;
   // Optimize writes too: it takes the cross-process writer lock, and is skipped while another process writes (that
   // writer's own run ends with an optimize, or schedules one).
   const underLock = <T>(work: () => Promise<T>) =>
@@ -131,8 +120,6 @@ export async function openEngine(o: OpenEngineOptions): Promise<Engine> {
   const optimizeNow = async (opts?: { deleteUnverified?: boolean; vectorIndex?: boolean }) => {
     await underLock(() => store.optimize(opts));
   };
-  const buildVectorIndex = async () => (await underLock(() => (store.buildVectorIndexIfDue ? store.buildVectorIndexIfDue() : store.optimize().then(() => false)))) ?? false;
-  let scheduledFull = false;
   return {
     folder,
     storeDir,
@@ -153,23 +140,9 @@ export async function openEngine(o: OpenEngineOptions): Promise<Engine> {
       await p?.close();
     },
     optimizeNow,
-    buildVectorIndex,
-    scheduleOptimize(delayMs = 30_000, o = {}) {
-      if (closed) return;
-      if (timer) clearTimeout(timer);
-      scheduledFull ||= !o.vectorIndexOnly;
-      timer = setTimeout(() => {
-        timer = null;
-        const full = scheduledFull;
-        scheduledFull = false;
-        if (!closed) (full ? optimizeNow() : buildVectorIndex()).catch(() => undefined);
-      }, delayMs);
-      timer.unref();
-    },
     async close() {
       if (closed) return;
       closed = true;
-      if (timer) clearTimeout(timer);
       await queue.idle();
       await pool?.close();
       await embedder.close?.();

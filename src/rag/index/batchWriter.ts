@@ -15,6 +15,8 @@ export class BatchWriter {
   private rows = 0;
   private writing: Promise<void> = Promise.resolve();
   private indexesChecked = false;
+  /** Passage rows written so far (new and replaced files). */
+  rowsWritten = 0;
 
   /**
    * @param append new files may be appended without a merge (`IndexStore.addNewFiles`); false after a killed run,
@@ -42,6 +44,7 @@ export class BatchWriter {
     else {
       (kind === 'fresh' ? this.fresh : this.changed).push(item as FileUpdate);
       this.rows += (item as FileUpdate).passages.length;
+      this.rowsWritten += (item as FileUpdate).passages.length;
     }
     if (this.rows >= FLUSH_ROWS || this.fresh.length + this.changed.length + this.statuses.length >= FLUSH_FILES) await this.flush();
   }

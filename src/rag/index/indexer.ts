@@ -16,6 +16,8 @@ import { RunProgress, type IndexProgress } from './progress';
 import { bindAndRecover, type RecoveryResult } from './recover';
 import { RunVocabulary } from './runVocabulary';
 import { scanChanges } from './scan';
+import { jobsOf, type Job, type JobKind, type RunFacts } from './lifecycle';
+import { planFor, runJob, runJobsInProcess } from './maintenance';
 import { acquireWriterLock, WriterLockAbortedError, type LockHolder } from './writerLock';
 
 export type { IndexProgress };
@@ -58,14 +60,12 @@ export interface IndexRunResult {
    */
   searchableMs?: number;
   /**
-   * The vector-index step after the run: 'built' (trained now, in `vectorIndexMs`), 'current' (not due: too few rows, or
-   * trained earlier on a table not yet twice as large), 'scheduled' (a debounced background step), 'due' (left to the
-   * caller), or 'busy' (another process held the writer lock; its run trains it).
+   * The maintenance jobs the run's plan left after it (index/lifecycle.ts), with `maintenance: 'caller'`: 'after' ones
+   * belong to the run (a large run's compaction and vector index), 'background' ones to the background.
    */
-  vectorIndex?: 'built' | 'current' | 'scheduled' | 'due' | 'busy';
-  vectorIndexMs?: number;
-  /** Peak resident memory of the vector-index step's own process (when it ran in one), MB. */
-  vectorIndexRssMB?: number;
+  maintenance?: Job[];
+  /** The jobs this process ran after the run (`maintenance: 'inline'`) or the caller's executor ran. */
+  maintained?: JobKind[];
   /** Passages with their vector, of all passages, when the run ended (a cancelled or failed fill leaves some pending). */
   vectors?: { filled: number; total: number };
   /** The fill gave way to a waiting run (`IndexOptions.yieldFill`), which continues it. */
@@ -79,20 +79,17 @@ export interface IndexOptions {
   paths?: string[];
   /** Re-parse and re-embed every file. */
   full?: boolean;
-  /** When to fold new rows into the indexes: now (default without `paths`), debounced (default with `paths`), or never. */
-  optimize?: 'now' | 'debounced' | 'never';
+  /**
+   * Who runs the maintenance the run's plan leaves after it (index/lifecycle.ts: folding rows into the indexes,
+   * compaction, the vector index, the link counts): this process right after the run ('inline', default), the caller
+   * ('caller': the jobs are in `maintenance` of the result, for the executor of maintenance.ts, which runs them in
+   * processes of their own), or nobody ('none': the next maintenance plans them again).
+   */
+  maintenance?: 'inline' | 'caller' | 'none';
   /** When another process writes this index: wait for it (default) or fail at once with WriterLockBusyError. */
   wait?: boolean;
   /** Called once when the run starts waiting for another process's writer lock. */
   onWait?: (holder: LockHolder) => void;
-  /**
-   * The vector index (IVF training, the largest memory and time step of a large run) is trained after the run's other
-   * writes, as a separate write-queue job: right after it ('now', default: the run's result includes it) or debounced in
-   * the background ('later': the run ends once its passages are searchable). Runs with debounced or no optimize leave it
-   * to that optimize. 'caller': the run leaves it to its caller (`vectorIndex: 'due'` in the result), which runs
-   * it in a process of its own (vectorIndexStep.ts; the CLI does).
-   */
-  vectorIndex?: 'now' | 'later' | 'caller';
   /**
    * Asked while a slow embedder's vectors are filled: true ends the run there (not cancelled; `vectorsYielded` in the
    * result), so that a run waiting behind this one (a watcher's changed files) writes its text first; that run continues
@@ -110,13 +107,11 @@ export interface IndexOptions {
 export async function indexFolder(engine: Engine, o: IndexOptions = {}): Promise<IndexRunResult> {
   const started = Date.now();
   const progress = new RunProgress(o.onProgress);
-  // When every written passage became searchable (by keyword; by vector too unless vectors are filled afterwards): before
-  // the end of the text step when the compaction of a large run follows it.
+  // When every written passage became searchable (by keyword; by vector too unless vectors are filled afterwards).
   const searchable: { at?: number } = {};
-  const result = await writeText(engine, o, progress, searchable);
-  const mode = o.optimize ?? (o.paths ? 'debounced' : 'now');
+  const written: RunFacts = { rowsWritten: 0, rowsRemoved: 0, cancelled: false };
+  const result = await writeText(engine, o, progress, searchable, written);
   if (result.cancelled) return finish(result, progress);
-  if (!engine.store.vectorCounts) return finish(await vectorIndexStep(engine, o, mode, result, started, progress, searchable.at), progress);
   result.keywordReadyMs = searchable.at !== undefined ? searchable.at - started : result.ms;
   const before = await engine.store.vectorCounts();
   if (before.filled < before.total) {
@@ -132,62 +127,43 @@ export async function indexFolder(engine: Engine, o: IndexOptions = {}): Promise
     });
     if (fill.yielded) result.vectorsYielded = true;
     else if (fill.stopped) result.cancelled = true;
-    // The model is not needed for the compaction and the vector index that follow (a search loads it again); a yielded
-    // fill keeps it for the run that continues.
+    // The model is not needed for the maintenance that follows (a search loads it again); a yielded fill keeps it for
+    // the run that continues.
     if (!fill.yielded && (largeRun((result.added ?? 0) + (result.updated ?? 0)) || fill.filled - before.filled > 1000)) await engine.embedder.release?.();
-    // Now the compaction the text step left to the fill (its fragments stayed small for it) and any new rows into the
-    // indexes, or, as after a builtin first build, that compaction handed to the vector-index step's fresh process (in
-    // this one, after an hour's fill of the real mix, it peaked at 722 MB). A stopped fill leaves its fragments
-    // uncompacted for the run that continues it (its rows are under the keyword indexes already).
-    if (mode === 'now' && !fill.stopped) {
-      if (!(await handCompactionOver(engine.store, o))) {
-        progress.report('optimize');
-        await engine.optimizeNow({ vectorIndex: false });
-      }
-    } else if (mode !== 'never' && !fill.stopped) engine.scheduleOptimize();
     progress.lap('vectors');
-    result.ms = Date.now() - started;
   }
   result.vectors = await engine.store.vectorCounts();
-  // A yielded fill leaves the compaction and the vector index to the run that completes it.
+  result.ms = Date.now() - started;
+  result.searchableMs = (searchable.at ?? Date.now()) - started;
+  // A yielded fill leaves the maintenance to the run that completes it.
   if (result.cancelled || result.vectorsYielded) return finish(result, progress);
-  return finish(await vectorIndexStep(engine, o, mode, result, started, progress, searchable.at), progress);
+  written.cancelled = !!result.cancelled;
+  await maintainAfter(engine, o, written, result, progress);
+  result.ms = Date.now() - started;
+  return finish(result, progress);
 }
 
-/**
- * The step after a run whose optimize left the vector index out (mode 'now'): its own write-queue job, so the passages
- * are searchable (and stay so if the process dies now: the index is simply trained by the next optimize) before it.
- */
-async function vectorIndexStep(
-  engine: Engine,
-  o: IndexOptions,
-  mode: 'now' | 'debounced' | 'never',
-  result: IndexRunResult,
-  started: number,
-  progress: RunProgress,
-  searchableAt?: number,
-): Promise<IndexRunResult> {
-  result.ms = Date.now() - started;
-  result.searchableMs = (searchableAt ?? Date.now()) - started;
-  if (mode === 'never') return result;
-  if (o.vectorIndex === 'caller') {
-    const due = engine.store.vectorIndexDue ? await engine.store.vectorIndexDue() : true;
-    result.vectorIndex = due ? 'due' : 'current';
-    return result;
+/** The run's plan after its text and vectors are written: the caller's, or run here ('inline'), or nobody's. */
+async function maintainAfter(engine: Engine, o: IndexOptions, run: RunFacts, result: IndexRunResult, progress: RunProgress): Promise<void> {
+  const mode = o.maintenance ?? 'inline';
+  if (mode === 'none') return;
+  const jobs = await engine.queue.run(() => planFor(engine.store, run));
+  const later = [...jobsOf(jobs, 'after'), ...jobsOf(jobs, 'background')];
+  if (mode === 'caller') {
+    result.maintenance = later;
+    return;
   }
-  if (mode === 'debounced' || o.vectorIndex === 'later') {
-    engine.scheduleOptimize(undefined, { vectorIndexOnly: true });
-    result.vectorIndex = 'scheduled';
-    return result;
-  }
-  progress.report('vector-index');
-  const t0 = Date.now();
-  const trained = await engine.buildVectorIndex();
-  progress.lap('vectorIndex');
-  result.vectorIndex = trained ? 'built' : 'current';
-  result.vectorIndexMs = Date.now() - t0;
-  result.ms = Date.now() - started;
-  return result;
+  if (later.length === 0) return;
+  progress.report('optimize');
+  result.maintained = await engine.queue.run(async () => {
+    const release = await acquireWriterLock(engine.storeDir, { wait: o.wait, signal: o.signal, purpose: 'optimizing' });
+    try {
+      return await runJobsInProcess(engine.store, ['after', 'background'], run);
+    } finally {
+      release();
+    }
+  });
+  progress.lap('maintenance');
 }
 
 function finish(result: IndexRunResult, progress: RunProgress): IndexRunResult {
@@ -198,7 +174,7 @@ function finish(result: IndexRunResult, progress: RunProgress): IndexRunResult {
 }
 
 /** The run up to the written text (and, with an inline embedder, the vectors), under the writer lock. */
-function writeText(engine: Engine, o: IndexOptions, progress: RunProgress, searchable: { at?: number }): Promise<IndexRunResult> {
+function writeText(engine: Engine, o: IndexOptions, progress: RunProgress, searchable: { at?: number }, written: RunFacts): Promise<IndexRunResult> {
   return engine.queue.run(async () => {
     const started = Date.now();
     let release: () => void;
@@ -210,7 +186,7 @@ function writeText(engine: Engine, o: IndexOptions, progress: RunProgress, searc
       throw err;
     }
     try {
-      return await runIndex(engine, o, progress, searchable);
+      return await runIndex(engine, o, progress, searchable, written);
     } finally {
       release();
     }
@@ -233,7 +209,7 @@ async function cancelledBeforeStart(engine: Engine, started: number): Promise<In
   };
 }
 
-async function runIndex(engine: Engine, o: IndexOptions, progress: RunProgress, searchable: { at?: number }): Promise<IndexRunResult> {
+async function runIndex(engine: Engine, o: IndexOptions, progress: RunProgress, searchable: { at?: number }, written: RunFacts): Promise<IndexRunResult> {
   const started = Date.now();
   const { store, embedder, config } = engine;
   const signal = o.signal;
@@ -264,53 +240,34 @@ async function runIndex(engine: Engine, o: IndexOptions, progress: RunProgress, 
   }
   const ctx: FileJobContext = { engine, keys, limits, full: o.full, signal, vocabulary, progress, enrichRun: new EnrichRun(), warnings };
   const files = await processFiles(plan, ctx, writer);
-  const mode = o.optimize ?? (o.paths ? 'debounced' : 'now');
-  // The parser workers' memory goes back before optimize and the vocabulary recount, the peak of a large run. Watcher
-  // updates (debounced optimize, few files) keep their warm workers.
-  if (mode === 'now' || largeRun(plan.add.length + plan.update.length)) await engine.releaseParsers();
+  // The parser workers' memory goes back before the maintenance and the vocabulary recount, the peak of a large run.
+  // Watcher updates (few files) keep their warm workers.
+  if (!o.paths || largeRun(plan.add.length + plan.update.length)) await engine.releaseParsers();
   progress.lap('files');
 
+  written.rowsWritten = writer.rowsWritten;
+  const byPath = new Map((await store.listFiles()).map((r) => [r.path, r]));
+  written.rowsRemoved = plan.remove.reduce((n, p) => n + (byPath.get(p)?.passages ?? 0), 0) + plan.update.reduce((n, c) => n + (c.previous?.passages ?? 0), 0);
+  written.cancelled = files.cancelled;
   const wrote = plan.remove.length + plan.add.length + plan.update.length > 0;
-  // A run that changed nothing optimizes only what an earlier run left outside the indexes (a no-op run of 2,000 files
-  // spent 2.3 s of its 3.3 s in an optimize with nothing to do).
-  const current = !wrote && !recovery.recovered && (await indexesCurrent(store));
-  const deleteUnverified = recovery.recovered;
-  let compactionDue = false;
-  if ((mode === 'now' && !current) || recovery.recovered || !(await hasIndexes(store))) {
-    progress.report('optimize');
-    // The keyword and scalar indexes now; the vector index is the separate step after the run (vectorIndexStep), and
-    // the compaction of a large run's fragments comes after its passages are searchable (below).
-    if (store.indexForSearch) compactionDue = await store.indexForSearch({ deleteUnverified });
-    else await store.optimize({ deleteUnverified, vectorIndex: false });
-  } else if (mode === 'debounced' && wrote) engine.scheduleOptimize();
+  // What search cannot do without (keyword indexes over a new table, or anew after a run that replaced most of it) is
+  // done now; everything else is left to the maintenance after the run (lifecycle.ts).
+  const now = (await planFor(store, written)).filter((j) => j.phase === 'now');
+  if (now.length > 0) progress.report('optimize');
+  for (const job of now) await runJob(store, job);
   progress.lap('optimize');
 
   // Every passage is searchable now: written with its vector (a slow embedder's are filled after this text step) and
-  // under the keyword indexes.
+  // found by keyword search (rows outside the indexes are scanned until the maintenance folds them in).
   searchable.at = Date.now();
 
   // Then what refines a large run without anyone waiting for it: the compound re-split with the complete counts (until
-  // it, German passages are found with the parts split from the counts of their time, as in every incremental run),
-  // whose rows are searched flat until the next optimize (the compaction below, or later); then that compaction.
+  // it, German passages are found with the parts split from the counts of their time, as in every incremental run).
   await vocabulary.finish(embedder, files.cancelled, signal);
   progress.lap('vocabulary');
+  if (wrote || vocabulary.rewritten > 0 || recovery.recovered) await store.noteMaintenance({ optimizeDue: true, countLinks: true, ...(recovery.recovered ? { unverified: true } : {}) });
   // Cancelled runs are consistent too (only whole files were written); only a killed run leaves the mark.
   await store.markRun(false);
-  // The rows the re-split rewrote go into the indexes with it (else they were searched flat, with the index's term
-  // statistics, until the next run: ~2,400 rows of the 10k bench, ~0.3 s on every keyword search).
-  if (mode === 'now' && vocabulary.rewritten > 0) compactionDue = true;
-  // Vectors to fill next: the compaction waits until after the fill (indexFolder's optimize), whose writes cost what
-  // the fragments of their rows hold (fillVectors.ts).
-  if (compactionDue && embedder.deferVectors && store.vectorCounts) {
-    const { filled, total } = await store.vectorCounts();
-    if (filled < total) compactionDue = false;
-  }
-  // After a killed run the compaction also removes unverified files (deleteUnverified), which only this run may: it stays here.
-  if (compactionDue && (deleteUnverified || !(await handCompactionOver(store, o)))) {
-    progress.report('optimize');
-    await store.optimize({ deleteUnverified, vectorIndex: false });
-    progress.lap('compact');
-  }
   // The enrichment cache keeps only what the indexed files use (a cancelled run asked for part of its files' keys only).
   const result = await summarise(engine, started, plan, files, recovery, warnings, { prune: !!keys.enrich && !files.cancelled, ignored });
   progress.lap('finish');
@@ -322,18 +279,6 @@ const LARGE_RUN_FILES = 20;
 
 function largeRun(filesWritten: number): boolean {
   return filesWritten > LARGE_RUN_FILES;
-}
-
-/**
- * When the caller trains the vector index in a child next (the CLI, the extension's indexing process) and it is due,
- * the compaction due now goes first in a fresh process of its own (`IndexStore.deferCompaction`): in the run's process
- * it was the peak of a 100k-passage build (418–474 MB, 371–379 in a fresh one) and of a local model's fill (722 MB).
- * Returns whether it was handed over.
- */
-async function handCompactionOver(store: Engine['store'], o: IndexOptions): Promise<boolean> {
-  if (o.vectorIndex !== 'caller' || !store.deferCompaction || !store.vectorIndexDue || !(await store.vectorIndexDue())) return false;
-  await store.deferCompaction();
-  return true;
 }
 
 interface FilesResult {
@@ -422,19 +367,4 @@ async function summarise(
   const ignored = o.ignored ?? store.meta()?.lastRun?.ignored;
   await store.setLastRun({ startedAt: started, finishedAt: Date.now(), files: result.files, errors: result.errors.length, unchanged: files.unchanged, ...(ignored ? { ignored } : {}) });
   return result;
-}
-
-/** Whether the keyword indexes cover every row (a store that cannot tell is assumed not to). */
-async function indexesCurrent(store: IndexStore): Promise<boolean> {
-  if (!store.keywordIndexCoverage) return false;
-  const c = await store.keywordIndexCoverage();
-  return c !== null && c.unindexed === 0;
-}
-
-/** Whether the passages table has its indexes (a store that cannot tell is assumed to have them). */
-async function hasIndexes(store: IndexStore): Promise<boolean> {
-  if (!store.indexNames) return true;
-  if ((await store.countPassages()) === 0) return true;
-  const names = await store.indexNames();
-  return names.length > 0;
 }

@@ -32,6 +32,12 @@ export interface LockHolder {
   touchedAt?: number;
 }
 
+/**
+ * The purpose of background maintenance (maintenance.ts): a run that needs the lock stops its holder on this host
+ * instead of waiting for it (the holder's LanceDB commits are atomic; the next maintenance does its job again).
+ */
+export const MAINTENANCE_PURPOSE = 'maintenance';
+
 export interface AcquireOptions {
   /** Wait for the holder to finish (default) or fail at once with WriterLockBusyError. */
   wait?: boolean;
@@ -184,6 +190,13 @@ export async function acquireWriterLock(storeDir: string, o: AcquireOptions = {}
     } else if (!held.has(key) && isStale(holder)) {
       reclaimStale(storeDir, holder);
       continue;
+    } else if (!held.has(key) && o.purpose !== MAINTENANCE_PURPOSE && holder.purpose === MAINTENANCE_PURPOSE && holder.host === os.hostname()) {
+      // Background maintenance gives way to a write: stopped at once, its lock is taken over once it is gone.
+      try {
+        process.kill(holder.pid, 'SIGKILL');
+      } catch {
+        /* gone already */
+      }
     } else {
       if (o.wait === false) throw new WriterLockBusyError(holder, storeDir);
       if (!told) {

@@ -1,5 +1,6 @@
 // IndexStore on LanceDB: a `passages` table (text, locations, per-language FTS columns, vector), a `files` table
-// (one FileRecord per file) and meta.json. Every write that replaces a file's passages is ONE LanceDB commit.
+// (one FileRecord per file) and meta.json. A file's passages are replaced by a delete and an append; its record is
+// written last, so a run killed in between leaves a record the next run's repair detects and redoes.
 import './quietLogs';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
@@ -10,7 +11,7 @@ import { BooleanQuery, Index, MatchQuery, Occur, PhraseQuery, type FullTextQuery
 import type { RecordedSettings } from '../config';
 import type { EmbedderInfo, Lang, Level, LinkRow, Passage, SearchHit } from '../types';
 import type {
-  FileRecord, FileUpdate, FullTextOptions, IndexMeta, IndexStore, PendingVector, SearchFilter, VectorOptions,
+  FileRecord, FileUpdate, FullTextOptions, IndexFacts, IndexMeta, IndexStore, PendingVector, SearchFilter, VectorOptions,
 } from './types';
 import { readMeta, writeJsonAtomic, writeMeta } from './meta';
 import {
@@ -81,8 +82,6 @@ export const APPEND_ROWS = 2048;
  */
 const KEYWORD_INDEX_MIN_COVERAGE = 0.25;
 const KEYWORD_FOLD_MIN_ROWS = 1000;
-/** indexForSearch() builds the keyword and scalar indexes anew when they cover less than this share of the rows. */
-const REBUILD_BELOW_COVERAGE = 0.5;
 
 export interface OpenStoreOptions {
   /** See LanceDB's readConsistencyInterval; 0 (default) = every read sees the latest commit of any process. */
@@ -164,12 +163,39 @@ export class LanceStore implements IndexStore {
     this.saveMeta(next);
   }
 
-  async deferCompaction(): Promise<void> {
-    this.saveMeta({ ...this.requireMeta(), compactionDeferred: true });
+  async noteMaintenance(change: NonNullable<IndexMeta['maintenance']>): Promise<void> {
+    const meta = this.requireMeta();
+    const next = { ...meta.maintenance, ...change };
+    for (const key of Object.keys(next) as (keyof typeof next)[]) if (next[key] === undefined || next[key] === false) delete next[key];
+    const { maintenance: _old, ...rest } = meta;
+    this.saveMeta(Object.keys(next).length > 0 ? { ...rest, maintenance: next } : rest);
   }
 
-  compactionDeferred(): boolean {
-    return readMeta(this.dir)?.compactionDeferred === true;
+  async recordLinkCounts(): Promise<void> {
+    const counts = await this.links.counts();
+    this.saveMeta({ ...this.requireMeta(), linkCounts: { at: Date.now(), counts } });
+    await this.noteMaintenance({ countLinks: false });
+  }
+
+  async maintenanceFacts(): Promise<IndexFacts> {
+    const meta = this.meta();
+    const table = this.passages;
+    const linkCountsStale = !meta?.linkCounts || meta.maintenance?.countLinks === true;
+    const owed = { compactionDue: meta?.maintenance?.optimizeDue === true, unverifiedFiles: meta?.maintenance?.unverified === true };
+    if (!table) return { rows: 0, pendingVectors: 0, keyword: null, scalarIndexes: false, vectorIndexWanted: false, linkCountsStale, ...owed };
+    const rows = await table.countRows();
+    const pendingVectors = (await hasPendingColumn(table)) ? await table.countRows('vectorPending = true') : 0;
+    const have = new Set((await table.listIndices()).flatMap((i) => i.columns));
+    const coverage = have.has('fts_en') && have.has('fts_de') ? await this.keywordIndexCoverage() : null;
+    return {
+      rows,
+      pendingVectors,
+      keyword: coverage ? { indexed: coverage.indexed, unindexed: coverage.unindexed } : null,
+      scalarIndexes: have.has('path') && have.has('id'),
+      vectorIndexWanted: this.vectorIndexWantedOn(rows, have),
+      linkCountsStale,
+      ...owed,
+    };
   }
 
   private requireMeta(): IndexMeta {
@@ -274,32 +300,36 @@ export class LanceStore implements IndexStore {
     await this.replaceFiles([{ record, passages, vectors }]);
   }
 
+  /**
+   * Replaces the passages of these files: their old rows are deleted, then the new ones appended (in APPEND_ROWS slices),
+   * then their links and records. A merge on `id` that also deletes the rows a file no longer has reads the whole table
+   * (LanceDB's merge scans its target for the delete), so one changed file cost as much as the corpus; a delete by the
+   * `path` index and an append cost what the file holds. A crash between the delete and the records leaves records whose
+   * passages do not match them, which the repair of the next run redoes (recover.ts).
+   */
   async replaceFiles(updates: FileUpdate[]): Promise<void> {
     if (updates.length === 0) return;
     const table = this.passagesTable();
     const dim = this.requireMeta().embedder.dimension;
     const rows = updateRows(updates, dim);
     const paths = updates.map((u) => u.record.path);
-    const schema = passagesSchema(dim);
-    if (rows.length === 0) {
-      await withCommitRetry(() => table.delete(sqlIn('path', paths)));
-    } else {
-      const data = arrowRows(schema, rows);
-      await this.keepKeywordIndexCovering(rows.length);
-      // One commit: inserts new ids, updates kept ids, deletes this file's rows that are not in the new set.
-      await withCommitRetry(() =>
-        table
-          .mergeInsert('id')
-          .whenMatchedUpdateAll()
-          .whenNotMatchedInsertAll()
-          .whenNotMatchedBySourceDelete({ where: sqlIn('path', paths) })
-          .execute(data),
-      );
-    }
-    // The links after the passages and before the records: a crash in between leaves records that do not match the
-    // passages' hash, which the repair of the next run removes (links included) and redoes.
+    await this.keepKeywordIndexCovering(rows.length);
+    for (const chunk of chunks(paths, IN_CHUNK)) await withCommitRetry(() => table.delete(sqlIn('path', chunk)));
+    await this.appendRows(table, rows, dim);
     await this.links.replace(updates.map((u) => ({ path: u.record.path, fileHash: u.record.hash, rows: u.links ?? [] })));
     await this.upsertRecords(updates.map((u) => ({ ...u.record, passages: u.passages.length })));
+  }
+
+  /**
+   * Appends rows in slices: each slice's Arrow copy and IPC buffer are garbage before the next is built, so a file with
+   * many passages (a large HTML manual) never holds several copies of all its vectors at once.
+   */
+  private async appendRows(table: Table, rows: PassageRow[], dim: number): Promise<void> {
+    const schema = passagesSchema(dim);
+    for (let i = 0; i < rows.length; i += APPEND_ROWS) {
+      const data = arrowRows(schema, rows.slice(i, i + APPEND_ROWS));
+      await withCommitRetry(() => table.add(data));
+    }
   }
 
   /** Adds passages of files that have none in the index yet (fast path for new files: a plain append). */
@@ -307,14 +337,7 @@ export class LanceStore implements IndexStore {
     if (updates.length === 0) return;
     const table = this.passagesTable();
     const dim = this.requireMeta().embedder.dimension;
-    const rows = updateRows(updates, dim);
-    const schema = passagesSchema(dim);
-    // In slices: each slice's Arrow copy and IPC buffer are garbage before the next is built, so a file with 11k
-    // passages (an 8 MB HTML manual) no longer holds three copies of all its vectors at once (BENCHMARKS.md, w15m).
-    for (let i = 0; i < rows.length; i += APPEND_ROWS) {
-      const data = arrowRows(schema, rows.slice(i, i + APPEND_ROWS));
-      await withCommitRetry(() => table.add(data));
-    }
+    await this.appendRows(table, updateRows(updates, dim), dim);
     await this.links.replace(updates.map((u) => ({ path: u.record.path, fileHash: u.record.hash, rows: u.links ?? [] })), true);
     // New paths (the caller holds the writer lock): their records are appended, not merged.
     await this.upsertRecords(updates.map((u) => ({ ...u.record, passages: u.passages.length })), true);
@@ -637,7 +660,7 @@ export class LanceStore implements IndexStore {
     if (!have.has('fts_de')) await table.createIndex('fts_de', { config: ftsConfig('de'), replace: true });
     if (!have.has('path')) await table.createIndex('path', { config: Index.btree(), replace: true });
     if (!have.has('id')) await table.createIndex('id', { config: Index.btree(), replace: true });
-    if (o.vector === false || !(await this.vectorIndexDueOn(table, rows, have))) return false;
+    if (o.vector === false || !(await this.vectorIndexDue())) return false;
     await this.buildVectorIndex(table, rows);
     return true;
   }
@@ -647,20 +670,21 @@ export class LanceStore implements IndexStore {
     const table = this.passages;
     if (!table) return false;
     const have = new Set((await table.listIndices()).flatMap((i) => i.columns));
-    return this.vectorIndexDueOn(table, await table.countRows(), have);
+    if (!this.vectorIndexWantedOn(await table.countRows(), have)) return false;
+    // Never trained on placeholder vectors: the index is built once every vector is filled.
+    return !(await hasPendingColumn(table)) || (await table.countRows('vectorPending = true')) === 0;
   }
 
-  private async vectorIndexDueOn(table: Table, rows: number, have: Set<string>): Promise<boolean> {
+  /** Missing, stale (the table more than doubled since training) or of another kind than the dimension gets, on a table large enough. */
+  private vectorIndexWantedOn(rows: number, have: Set<string>): boolean {
     if (rows < VECTOR_INDEX_MIN_ROWS) return false;
     const built = this.vectorIndexInfo();
-    const stale = built !== null && rows > 2 * built.rows; // grown a lot since training: retrain the partitions
+    const stale = built !== null && rows > 2 * built.rows;
     // Missing, dropped by an earlier version whose recall check failed (mode 'exact'), or of another kind than the
-    // dimension gets (an earlier version's IVF_FLAT index, whose full vectors every searching process holds): trained (again).
+    // dimension gets (an earlier version's IVF_FLAT index, whose full vectors every searching process holds).
     const kind = built?.kind ?? 'ivf_flat';
     const missing = built === null || built.mode !== 'ivf' || kind !== vectorIndexKind(this.meta()?.embedder.dimension) || !have.has('vector');
-    if (!missing && !stale) return false;
-    // Never trained on placeholder vectors: the index is built once every vector is filled (the fill ends with optimize).
-    return !(await hasPendingColumn(table)) || (await table.countRows('vectorPending = true')) === 0;
+    return missing || stale;
   }
 
   /**
@@ -711,25 +735,14 @@ export class LanceStore implements IndexStore {
     return out;
   }
 
-  /**
-   * Puts every row under the keyword and scalar indexes the quickest way: when most rows are outside them (a new index's
-   * first run, a full run) the indexes are built anew over the table as it stands, the two keyword indexes side by side,
-   * and the compaction of the run's fragments is left to a later optimize() (true returned: it is due); otherwise the rows
-   * are folded in by optimize() itself. On the 10k-file bench the rebuild took 0.9 s where the fold with its compaction took
-   * 2.3 s (BENCHMARKS.md, issue 15).
-   */
-  async indexForSearch(options: { deleteUnverified?: boolean } = {}): Promise<boolean> {
+  async buildKeywordIndexes(): Promise<void> {
     const table = this.passages;
-    const coverage = table ? await this.keywordIndexCoverage() : null;
-    if (!table || (await table.countRows()) === 0 || (coverage && coverage.share >= REBUILD_BELOW_COVERAGE)) {
-      await this.optimize({ ...options, vectorIndex: false });
-      return false;
-    }
+    if (!table || (await table.countRows()) === 0) return;
+    // The two keyword indexes side by side (LanceDB builds each on its own threads), then the scalar ones.
     await Promise.all(
       (['en', 'de'] as const).map((lang) => withCommitRetry(() => table.createIndex(`fts_${lang}`, { config: ftsConfig(lang), replace: true }))),
     );
     for (const column of ['path', 'id']) await withCommitRetry(() => table.createIndex(column, { config: Index.btree(), replace: true }));
-    return true;
   }
 
   /** See KEYWORD_INDEX_MIN_COVERAGE: called by the writer before a commit that replaces up to `replacing` rows. */
@@ -772,11 +785,7 @@ export class LanceStore implements IndexStore {
       const filesKeepFrom = await currentVersionTime(files);
       await withCommitRetry(() => files.optimize({ cleanupOlderThan: filesKeepFrom, deleteUnverified }));
     }
-    const meta = readMeta(this.dir);
-    if (meta?.compactionDeferred) {
-      const { compactionDeferred: _done, ...rest } = meta;
-      this.saveMeta(rest);
-    }
+    if (readMeta(this.dir)?.maintenance) await this.noteMaintenance({ optimizeDue: false, unverified: false });
   }
 
   /** Resolved edges of the reference graph leaving or reaching these passages. */

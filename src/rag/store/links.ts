@@ -1,5 +1,5 @@
-// The `links` table: the reference graph's rows (links/extract.ts), one set per file, written in one commit per batch
-// of files right after their passages and removed with them. Cross-file edges are resolved when read (links/resolve.ts),
+// The `links` table: the reference graph's rows (links/extract.ts), one set per file, written per batch of files
+// right after their passages and removed with them. Cross-file edges are resolved when read (links/resolve.ts),
 // so a changed, new or deleted target file never leaves another file's rows stale. A store without the table (built
 // before it existed) opens and searches; it has no links until its files are indexed again.
 import * as lancedb from '@lancedb/lancedb';
@@ -115,8 +115,9 @@ export class LinksTable {
   }
 
   /**
-   * Replaces the rows of `files` (path → its rows, with the file's content hash) in ONE commit: rows of these paths that
-   * are not in the new set are deleted, the others inserted or kept.
+   * Replaces the rows of `files` (path → its rows, with the file's content hash): the paths' rows are deleted, the new
+   * ones appended (a merge that deletes what a file no longer has scans the whole table). A crash in between leaves a
+   * file without its links, whose record the repair of the next run redoes.
    */
   async replace(files: { path: string; fileHash: string; rows: LinkRow[] }[], append = false): Promise<void> {
     if (files.length === 0) return;
@@ -128,20 +129,13 @@ export class LinksTable {
     const rows = [...byRid.values()];
     const paths = files.map((f) => f.path);
     await this.refresh();
-    if (rows.length === 0) {
-      if (!append) await this.removePaths(paths);
-      return;
-    }
+    if (!append) await this.removePaths(paths);
+    if (rows.length === 0) return;
     this.table ??= await this.db.createEmptyTable(LINKS_TABLE, linksSchema(), { existOk: true });
     const table = this.table;
     const schema = linksSchema();
     const data = toArrowTable(schema, rows) ?? lancedb.makeArrowTable(rows, { schema });
-    if (append) await withCommitRetry(() => table.add(data));
-    else {
-      await withCommitRetry(() =>
-        table.mergeInsert('rid').whenMatchedUpdateAll().whenNotMatchedInsertAll().whenNotMatchedBySourceDelete({ where: sqlIn('path', paths) }).execute(data),
-      );
-    }
+    await withCommitRetry(() => table.add(data));
   }
 
   async removePaths(paths: string[]): Promise<void> {

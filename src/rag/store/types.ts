@@ -6,6 +6,26 @@ import type { LinkCounts } from './links';
 
 export type { ResolvedLink, LinkCounts };
 
+/** What the index lifecycle plan (index/lifecycle.ts) decides on: read from counts, index statistics and meta.json. */
+export interface IndexFacts {
+  /** Rows of the passages table. */
+  rows: number;
+  /** Rows whose vector is a placeholder that the fill has not written yet. */
+  pendingVectors: number;
+  /** Rows under the keyword (FTS) indexes and rows outside them; null when the table has no keyword index. */
+  keyword: { indexed: number; unindexed: number } | null;
+  /** Whether the scalar indexes on `path` and `id` exist (deletes and lookups by path use them). */
+  scalarIndexes: boolean;
+  /** The vector index is missing, stale (the table more than doubled since training) or of another kind, and the table is large enough for one. */
+  vectorIndexWanted: boolean;
+  /** Fragments were appended or rewritten since the last compaction (recorded by the writer in meta.json). */
+  compactionDue: boolean;
+  /** A killed write or a stopped maintenance may have left files no version references (removed by the next optimize). */
+  unverifiedFiles: boolean;
+  /** The reference graph's counts that `status` shows (meta.json) are older than the last write, or missing. */
+  linkCountsStale: boolean;
+}
+
 export type FileStatus = 'indexed' | 'skipped' | 'error';
 
 /** One row of the files table: what the indexer knows about a file. */
@@ -72,8 +92,14 @@ export interface IndexMeta {
   settings?: RecordedSettings;
   /** Set while a run writes; still set when a run opens means the last one was killed (crash recovery runs). */
   runInProgress?: { startedAt: number; pid: number };
-  /** A run left its compaction to the vector-index step's process (`deferCompaction`); any optimize() clears it. */
-  compactionDeferred?: boolean;
+  /**
+   * What maintenance owes the index (index/lifecycle.ts): `optimizeDue` and `countLinks` are set by a run that wrote and
+   * cleared by the optimize and the link count that follow; `unverified` after a stopped maintenance or a killed run (files no version references may be
+   * left: the next optimize removes them); `running` while a maintenance process holds the writer lock.
+   */
+  maintenance?: { optimizeDue?: boolean; countLinks?: boolean; unverified?: boolean; running?: { pid: number; startedAt: number } };
+  /** The reference graph's size, counted by maintenance (reading every link row costs in proportion to the corpus). */
+  linkCounts?: { at: number; counts: LinkCounts | null };
 }
 
 /** One file's new content for `replaceFiles`. */
@@ -120,7 +146,7 @@ export interface IndexStore {
    * first; returns true then (everything has to be re-embedded). Vectors of two models are never mixed.
    */
   useEmbedder(info: EmbedderInfo): Promise<boolean>;
-  /** `replaceFile` for many files: one commit for the passages of all of them (each file all-or-nothing), then the records. */
+  /** `replaceFile` for many files: their old passages deleted, the new ones appended, then their links and records (a killed write is redone by the next run's repair). */
   replaceFiles(updates: FileUpdate[]): Promise<void>;
   /** `recordFileStatus` for many files. */
   recordFileStatuses(records: FileRecord[]): Promise<void>;
@@ -152,7 +178,7 @@ export interface IndexStore {
   /** Creates missing keyword/scalar/vector indexes now (called after a new index's first write, so it answers at once). */
   ensureIndexes?(o?: { /** false: keyword and scalar indexes only (the vector index is a later step). */ vector?: boolean }): Promise<unknown>;
   /** Trains the vector index if it is missing or stale (the step after a run that left it out); true when it trained. */
-  buildVectorIndexIfDue?(): Promise<boolean>;
+  buildVectorIndexIfDue(): Promise<boolean>;
   /** Whether buildVectorIndexIfDue() would train now (cheap: counts and the recorded build). */
   vectorIndexDue?(): Promise<boolean>;
   /**
@@ -172,7 +198,7 @@ export interface IndexStore {
    */
   fillVectors?(items: { id: string; vector: Float32Array }[]): Promise<number>;
   /** Passages with a real vector and all passages. */
-  vectorCounts?(): Promise<{ filled: number; total: number }>;
+  vectorCounts(): Promise<{ filled: number; total: number }>;
   /** Names of the indexes on the passages table; without it the indexer assumes they exist. */
   indexNames?(): Promise<string[]>;
   /**
@@ -197,20 +223,15 @@ export interface IndexStore {
   /** Size of the reference graph by kind; null when the store has no links table (built before it existed). */
   linkCounts?(): Promise<LinkCounts | null>;
 
-  /**
-   * Brings every row under the keyword and scalar indexes, the vector index left out: by building them anew when most
-   * rows are outside them, then leaving the compaction to a later optimize() (returns true: optimize is due), or by
-   * optimize() itself (false). Without it the indexer calls optimize().
-   */
-  indexForSearch?(options?: { deleteUnverified?: boolean }): Promise<boolean>;
-  /**
-   * Leaves the compaction a large run owes (indexForSearch returned true) to the vector-index step, which runs it in a
-   * fresh process of its own before the training (`compactionDeferred`); without it the run compacts.
-   */
-  deferCompaction?(): Promise<void>;
-  /** Whether a run deferred its compaction and no optimize() has run since. */
-  compactionDeferred?(): boolean;
-  /** Folds unindexed rows into the indexes and prunes old versions (and clears `compactionDeferred`). Debounced by the caller. */
+  /** The facts the lifecycle plan decides on (index/lifecycle.ts): counts, index coverage and meta.json only, no rows read. */
+  maintenanceFacts(): Promise<IndexFacts>;
+  /** Builds the keyword (FTS) and scalar indexes over the table as it stands, replacing those that exist. */
+  buildKeywordIndexes(): Promise<void>;
+  /** Records what maintenance owes or did (meta.json `maintenance`), merged into what is recorded. */
+  noteMaintenance(change: NonNullable<IndexMeta['maintenance']>): Promise<void>;
+  /** Counts the reference graph into meta.json (what `status` shows without reading every link row). */
+  recordLinkCounts(): Promise<void>;
+  /** Folds unindexed rows into the indexes, compacts fragments and prunes old versions (and clears `maintenance.optimizeDue`). */
   optimize(options?: {
     /** Also delete files no version references (after a killed run). */
     deleteUnverified?: boolean;

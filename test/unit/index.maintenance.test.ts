@@ -1,15 +1,17 @@
-// The vector-index step after a run, in a process of its own (src/rag/index/vectorIndexStep.ts, as `docs-rag index`
-// runs it): real LanceDB in a temp dir, the real CLI as the child.
+// The maintenance executor (src/rag/index/maintenance.ts): each job of the lifecycle plan in a process of its own, as
+// `docs-rag index` runs it, and the background runner a small run leaves: real LanceDB in a temp dir, the real CLI as
+// the child.
 import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { TINY_MODEL_DIR } from '../../scripts/models/tinyEmbedding';
 import { VECTOR_INDEX_MIN_ROWS, openStore } from '../../src/rag/store';
-import { acquireWriterLock } from '../../src/rag/index/writerLock';
-import { runVectorIndexStep, spawnVectorIndexStep } from '../../src/rag/index/vectorIndexStep';
+import { acquireWriterLock, isAlive } from '../../src/rag/index/writerLock';
+import { planMaintenance, type Job, type JobKind } from '../../src/rag/index/lifecycle';
+import { runMaintenanceJobs } from '../../src/rag/index/maintenance';
 import { ROOT, runCliSource } from '../helpers/run';
-import * as lancedb from '@lancedb/lancedb';
+import { spawn } from 'node:child_process';
 import { openEngine } from '../../src/rag/engine';
 import { indexFolder } from '../../src/rag/index/indexer';
 
@@ -46,10 +48,15 @@ async function storeWithoutVectorIndex(dir: string, o: { uniform?: boolean } = {
   await store.close();
 }
 
-describe('vector-index step in a child process (docs-rag index --vector-index-step)', () => {
+const job = (kind: JobKind): Job => ({ kind, phase: 'after', reason: 'test' });
+const cliStep = (folder: string, dir: string) => (kind: JobKind) => ['--import', 'tsx', path.join(ROOT, 'src/cli.ts'), 'index', folder, '--store', dir, '--maintenance-step', kind];
+/** The train job run as a step of the CLI; returns what ran (and whether another process held the lock). */
+const train = (folder: string, dir: string, env: NodeJS.ProcessEnv = { ...process.env, LANCEDB_LOG: 'error' }) =>
+  runMaintenanceJobs([job('train-vector-index')], cliStep(folder, dir), { env });
+
+describe('maintenance steps in child processes (docs-rag index --maintenance-step)', () => {
   let tmp: string;
   let dir: string;
-  const args = () => ['--import', 'tsx', path.join(ROOT, 'src/cli.ts'), 'index', tmp, '--store', dir, '--vector-index-step'];
 
   before(async () => {
     tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'docs-rag-vstep-'));
@@ -61,7 +68,9 @@ describe('vector-index step in a child process (docs-rag index --vector-index-st
   it('skips while another process holds the writer lock, trains the due index, then finds it current', async () => {
     const release = await acquireWriterLock(dir, { purpose: 'test' });
     try {
-      assert.deepEqual({ ...(await spawnVectorIndexStep(args(), { ...process.env, LANCEDB_LOG: 'error' })), ms: 0 }, { trained: false, busy: true, ms: 0 });
+      const busy = await train(tmp, dir);
+      assert.equal(busy.busy, true);
+      assert.deepEqual(busy.ran, []);
     } finally {
       release();
     }
@@ -71,8 +80,9 @@ describe('vector-index step in a child process (docs-rag index --vector-index-st
     fs.mkdirSync(path.join(temp, 'docs-rag-lance-999999999-x'), { recursive: true });
     fs.writeFileSync(path.join(temp, 'docs-rag-lance-999999999-x', 'ivf_0.spill'), 'left by a killed run');
     fs.writeFileSync(path.join(temp, 'unrelated'), 'kept');
-    const first = await spawnVectorIndexStep(args(), { ...process.env, LANCEDB_LOG: 'error', TMPDIR: temp, TMP: temp, TEMP: temp });
-    assert.equal(first.trained, true);
+    const first = await train(tmp, dir, { ...process.env, LANCEDB_LOG: 'error', TMPDIR: temp, TMP: temp, TEMP: temp });
+    assert.deepEqual(first.ran.map((j) => j.kind), ['train-vector-index']);
+    assert.ok(first.ran[0].peakRssMB! > 0, 'measured in the step');
     assert.deepEqual(fs.readdirSync(temp), ['unrelated']);
     const store = await openStore(dir);
     try {
@@ -83,14 +93,13 @@ describe('vector-index step in a child process (docs-rag index --vector-index-st
     } finally {
       await store.close();
     }
-    assert.equal((await spawnVectorIndexStep(args(), { ...process.env, LANCEDB_LOG: 'error' })).trained, false);
+    assert.deepEqual((await train(tmp, dir)).ran, [], 'no longer planned: the step does nothing');
   });
 
   it('one child trains the index and keeps it, for uniform vectors too (every partition is searched, nothing to check)', async () => {
     const other = path.join(tmp, 'uniform');
     await storeWithoutVectorIndex(other, { uniform: true });
-    const step = await spawnVectorIndexStep(['--import', 'tsx', path.join(ROOT, 'src/cli.ts'), 'index', tmp, '--store', other, '--vector-index-step'], { ...process.env, LANCEDB_LOG: 'error' });
-    assert.equal(step.trained, true);
+    assert.equal((await train(tmp, other)).ran.length, 1);
     const read = JSON.parse(fs.readFileSync(path.join(other, 'vector-index.json'), 'utf8')) as { mode: string; partitions: number };
     assert.equal(read.mode, 'ivf');
     const store = await openStore(other);
@@ -102,11 +111,13 @@ describe('vector-index step in a child process (docs-rag index --vector-index-st
     }
   });
 
-  it("the extension's indexing process entry (src/indexProcess/main.ts --vector-index-step) runs the same step", async () => {
+  it("the extension's indexing process entry (src/indexProcess/main.ts --maintenance-step) runs the same step", async () => {
     const other = path.join(tmp, 'store2');
     await storeWithoutVectorIndex(other);
-    const step = await spawnVectorIndexStep(['--import', 'tsx', path.join(ROOT, 'src/indexProcess/main.ts'), '--vector-index-step', other], { ...process.env, LANCEDB_LOG: 'error' });
-    assert.equal(step.trained, true);
+    const step = await runMaintenanceJobs([job('train-vector-index')], (kind) => ['--import', 'tsx', path.join(ROOT, 'src/indexProcess/main.ts'), '--maintenance-step', other, kind], {
+      env: { ...process.env, LANCEDB_LOG: 'error' },
+    });
+    assert.deepEqual(step.ran.map((j) => j.kind), ['train-vector-index']);
     const store = await openStore(other);
     try {
       assert.equal(store.vectorIndexInfo()?.mode, 'ivf');
@@ -116,8 +127,10 @@ describe('vector-index step in a child process (docs-rag index --vector-index-st
     }
   });
 
-  it('a child that fails is reported with its reason (no result line)', async () => {
-    await assert.rejects(spawnVectorIndexStep(['-e', 'process.stderr.write("boom\\n"); process.exit(3)']), /exit code 3\): boom/);
+  it('a step that fails ends the sequence with its reason (no result line); nothing after it runs', async () => {
+    const r = await runMaintenanceJobs([job('optimize'), job('train-vector-index')], () => ['-e', 'process.stderr.write("boom\\n"); process.exit(3)']);
+    assert.match(r.stopped ?? '', /exit code 3\): boom/);
+    assert.deepEqual(r.ran, []);
   });
 });
 
@@ -138,21 +151,20 @@ describe('docs-rag index: searchable first, then the vector index in its own pro
   });
   after(() => fs.rmSync(tmp, { recursive: true, force: true }));
 
-  it('a local-model first build hands the compaction after its fill to the vector-index step too', async () => {
+  it('a local-model first build plans its compaction and vector index after its fill, as part of the run', async () => {
     const folder = path.join(tmp, 'docs');
     const dir = path.join(tmp, 'store-local');
     const engine = await openEngine({ folder, storeDir: dir, config: { embed: { provider: 'local', localModel: TINY_MODEL_DIR } }, embedderOverride: true });
     let r;
     try {
-      r = await indexFolder(engine, { vectorIndex: 'caller' });
+      r = await indexFolder(engine, { maintenance: 'caller' });
     } finally {
       await engine.close();
     }
     assert.deepEqual(r.vectors, { filled: r.chunks, total: r.chunks });
-    assert.equal(r.vectorIndex, 'due');
+    assert.deepEqual(r.maintenance?.map((j) => `${j.kind}:${j.phase}`), ['optimize:after', 'train-vector-index:after', 'count-links:after']);
     const store = await openStore(dir);
     try {
-      assert.equal(store.compactionDeferred(), true, 'left to the step');
       // Meanwhile searchable by keyword (rows the fill moved out of the keyword indexes are searched flat until then).
       const hits = await store.fullTextSearch('cargo registry', { k: 5 });
       assert.equal(hits.length, 5);
@@ -161,68 +173,85 @@ describe('docs-rag index: searchable first, then the vector index in its own pro
     }
   });
 
-  it('reports the time to searchable, trains the vector index in a child after the run, and finds it current next time', async () => {
+  it('reports the time to searchable, runs the maintenance in children after the run, and plans nothing next time', async () => {
     const folder = path.join(tmp, 'docs');
     const store = path.join(tmp, 'store');
     const env = { ...process.env, LANCEDB_LOG: 'error' };
     const first = await runCliSource(['index', folder, '--store', store, '--json'], env);
     assert.equal(first.code, 0, first.stderr);
-    const r = JSON.parse(first.stdout.trim().split('\n').pop()!) as Record<string, number | string>;
+    const r = JSON.parse(first.stdout.trim().split('\n').pop()!) as Record<string, unknown>;
     assert.ok(Number(r.chunks) >= VECTOR_INDEX_MIN_ROWS, `only ${r.chunks} passages`);
-    assert.equal(r.vectorIndex, 'built');
-    assert.ok(Number(r.searchableMs) + Number(r.vectorIndexMs) <= Number(r.ms), JSON.stringify(r));
-    // Measured in the child's own process (a pid other than the run's): present and positive.
-    assert.ok(Number(r.vectorIndexRssMB) > 0 && Number(r.runRssMB) > 0);
+    const ran = r.maintenance as { kind: string; ms: number; peakRssMB: number }[];
+    assert.deepEqual(ran.map((j) => j.kind), ['optimize', 'train-vector-index', 'count-links']);
+    assert.ok(Number(r.searchableMs) + ran.reduce((n, j) => n + j.ms, 0) <= Number(r.ms), JSON.stringify(r));
+    // Measured in the steps' own processes (pids other than the run's): present and positive.
+    assert.ok(ran.every((j) => j.peakRssMB > 0) && Number(r.runRssMB) > 0);
+    assert.equal(r.backgroundMaintenance, undefined, 'a first build leaves nothing to the background');
     const info = JSON.parse(fs.readFileSync(path.join(store, 'vector-index.json'), 'utf8')) as { rows: number };
     assert.equal(info.rows, Number(r.chunks));
     const again = await runCliSource(['index', folder, '--store', store, '--json'], env);
     assert.equal(again.code, 0, again.stderr);
-    const r2 = JSON.parse(again.stdout.trim().split('\n').pop()!) as Record<string, number | string>;
+    const r2 = JSON.parse(again.stdout.trim().split('\n').pop()!) as Record<string, unknown>;
     assert.equal(r2.unchanged, 450);
-    assert.equal(r2.vectorIndex, 'current');
-    assert.equal(r2.vectorIndexMs, undefined, 'no child started when nothing is due');
+    assert.equal(r2.maintenance, undefined, 'no child started when nothing is due');
+    assert.equal(r2.backgroundMaintenance, undefined);
   });
 
-  it("a large first build leaves its compaction to the step, which runs it in a process before the training's", async () => {
+  it('a one-file edit is searchable at once; its whole-table fold runs detached in the background and leaves the table folded', async () => {
     const folder = path.join(tmp, 'docs');
-    const dir = path.join(tmp, 'store-handover');
-    const engine = await openEngine({ folder, storeDir: dir });
-    let r;
+    const store = path.join(tmp, 'store');
+    const env = { ...process.env, LANCEDB_LOG: 'error' };
+    fs.appendFileSync(path.join(folder, 'doc-7.md'), '\n\n## Appendix\n\nA quokka crossed the registry.\n');
+    const edit = await runCliSource(['index', folder, '--store', store, '--json'], env);
+    assert.equal(edit.code, 0, edit.stderr);
+    const r = JSON.parse(edit.stdout.trim().split('\n').pop()!) as Record<string, unknown>;
+    assert.equal(r.updated, 1);
+    assert.equal(r.maintenance, undefined, 'nothing whole-table on the path of the edit');
+    const bg = r.backgroundMaintenance as { pid: number; jobs: string[] };
+    assert.ok(bg.jobs.includes('optimize'), JSON.stringify(bg));
+    let s = await openStore(store);
     try {
-      r = await indexFolder(engine, { vectorIndex: 'caller' });
+      assert.equal((await s.fullTextSearch('quokka', { k: 3, lang: 'en' }))[0]?.passage.path, 'doc-7.md');
     } finally {
-      await engine.close();
+      await s.close();
     }
-    assert.equal(r.vectorIndex, 'due');
-    assert.equal(r.timings?.compact, undefined, 'not compacted by the run');
-    const fragments = async () => {
-      const db = await lancedb.connect(dir);
-      const t = await db.openTable('passages');
-      try {
-        return (await t.stats()).fragmentStats.numFragments;
-      } finally {
-        t.close();
-        db.close();
-      }
-    };
-    const before = await fragments();
-    assert.ok(before > 2, `${before} fragments`);
-    let store = await openStore(dir);
-    assert.equal(store.compactionDeferred(), true);
-    await store.close();
-
-    const step = await spawnVectorIndexStep(['--import', 'tsx', path.join(ROOT, 'src/cli.ts'), 'index', folder, '--store', dir, '--vector-index-step'], { ...process.env, LANCEDB_LOG: 'error' });
-    assert.equal(step.compacted, true);
-    assert.equal(step.trained, true);
-    assert.ok((await fragments()) < before);
-    store = await openStore(dir);
+    // The detached runner ends by itself with every row under the indexes.
+    const until = Date.now() + 120_000;
+    while (isAlive(bg.pid) && Date.now() < until) await new Promise((res) => setTimeout(res, 200));
+    assert.equal(isAlive(bg.pid), false, 'the background maintenance ended');
+    s = await openStore(store);
     try {
-      assert.equal(store.compactionDeferred(), false);
-      assert.equal((await store.keywordIndexCoverage())?.unindexed, 0);
-      assert.equal(store.vectorIndexInfo()?.rows, r.chunks);
-      assert.equal(await store.vectorIndexDue(), false);
+      assert.equal((await s.keywordIndexCoverage())?.unindexed, 0);
+      assert.deepEqual(planMaintenance(await s.maintenanceFacts()), [], 'nothing left to do');
     } finally {
-      await store.close();
+      await s.close();
+    }
+  });
+
+  it('a run stops the background maintenance that holds the writer lock instead of waiting for it', async () => {
+    const folder = path.join(tmp, 'small');
+    const store = path.join(tmp, 'store-small');
+    fs.mkdirSync(folder);
+    for (let f = 0; f < 3; f++) fs.writeFileSync(path.join(folder, `doc-${f}.md`), `# Document ${f}\n\nA few words about crates ${f}.\n`);
+    const built = await runCliSource(['index', folder, '--store', store, '--json'], { ...process.env, LANCEDB_LOG: 'error' });
+    assert.equal(built.code, 0, built.stderr);
+    // A process holding the lock as maintenance (as a background step does), alive until killed.
+    const holder = spawn(process.execPath, ['--import', 'tsx', '-e', `
+      const { acquireWriterLock, MAINTENANCE_PURPOSE } = require(${JSON.stringify(path.join(ROOT, 'src/rag/index/writerLock.ts'))});
+      acquireWriterLock(${JSON.stringify(store)}, { purpose: MAINTENANCE_PURPOSE }).then(() => { process.stdout.write('held\\n'); setInterval(() => {}, 1000); });
+    `], { stdio: ['ignore', 'pipe', 'inherit'] });
+    const exited = new Promise((res) => holder.on('exit', (_c, sig) => res(sig)));
+    await new Promise<void>((res) => holder.stdout!.on('data', (d: Buffer) => d.toString().includes('held') && res()));
+    fs.appendFileSync(path.join(folder, 'doc-1.md'), '\n\nA wombat in the index.\n');
+    const run = await runCliSource(['index', folder, '--store', store, '--json', '--maintenance', 'skip', '--no-wait'], { ...process.env, LANCEDB_LOG: 'error' });
+    assert.equal(run.code, 0, run.stderr);
+    assert.equal(JSON.parse(run.stdout.trim().split('\n').pop()!).updated, 1);
+    assert.equal(await exited, 'SIGKILL');
+    const s = await openStore(store);
+    try {
+      assert.equal((await s.fullTextSearch('wombat', { k: 3, lang: 'en' }))[0]?.passage.path, 'doc-1.md');
+    } finally {
+      await s.close();
     }
   });
 });
