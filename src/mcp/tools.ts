@@ -4,6 +4,7 @@
 // smuggle chat-template tokens. The structured results carry the same JSON as the CLI's --json output.
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { detectLanguage } from '../rag/text/language';
+import { DEFAULT_OLLAMA_HOST } from '../rag/config';
 import { answerQuestion } from '../rag/answer/answer';
 import { citationJson, formatLocation } from '../rag/answer/citations';
 import { checkQuestion, QuestionError } from '../rag/answer/guardrails';
@@ -269,7 +270,7 @@ export class DocsRagTools {
   private async model(signal?: AbortSignal): Promise<ChatModel | null> {
     if (!this.o.model) return null;
     this.chatModel ??= (async () => {
-      const m = new OllamaChatModel({ model: this.o.model!, host: this.o.ollamaHost ?? 'http://127.0.0.1:11434' });
+      const m = new OllamaChatModel({ model: this.o.model!, host: this.o.ollamaHost ?? DEFAULT_OLLAMA_HOST });
       try {
         await m.init(signal);
         return m;

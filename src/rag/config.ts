@@ -72,7 +72,7 @@ export interface EnrichConfig {
   contextual: boolean;
   /** Abstractive summaries for documents (L0) and sections (L1), extractive on any model error. */
   summaries: boolean;
-  /** Ollama chat model (default qwen2.5:7b-instruct). */
+  /** Ollama chat model (default DEFAULT_OLLAMA_CHAT_MODEL). */
   model?: string;
 }
 
@@ -151,6 +151,8 @@ export const DEFAULT_OLLAMA_HOST = 'http://127.0.0.1:11434';
 export const DEFAULT_OLLAMA_EMBED_MODEL = 'nomic-embed-text';
 /** The local embedder's default model (embed/localModels.ts; chosen in EVALUATION.md, "Local embedding model"). */
 export const DEFAULT_LOCAL_MODEL = 'multilingual-e5-small';
+/** The Ollama chat model of answers (the extension's `docsRag.ollama.chatModel`) and of the index enrichments. */
+export const DEFAULT_OLLAMA_CHAT_MODEL = 'qwen2.5:7b-instruct';
 
 export function defaultConfig(): EngineConfig {
   return {
