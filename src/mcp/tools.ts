@@ -5,6 +5,7 @@
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { detectLanguage } from '../rag/text/language';
 import { DEFAULT_OLLAMA_HOST } from '../rag/config';
+import { locationKind } from '../rag/formats';
 import { answerQuestion } from '../rag/answer/answer';
 import { citationJson, formatLocation } from '../rag/answer/citations';
 import { checkQuestion, QuestionError } from '../rag/answer/guardrails';
@@ -163,7 +164,7 @@ export class DocsRagTools {
       if (err instanceof ReadError) throw new ToolInputError(`read: ${err.message}`);
       throw err;
     }
-    const lineFormat = file.format === 'md' || file.format === 'txt' || file.format === 'html';
+    const lineFormat = locationKind(file.format) === 'lines';
     if (lineFormat) {
       if (page !== undefined) throw new ToolInputError(`read: ${file.rel} has lines, not pages; use startLine/endLine.`);
       let r;

@@ -2,6 +2,7 @@
 // keys its passages provide (targets) and the edges they make. Edges to a target in the same file are resolved here;
 // edges to other files keep a key and are resolved when read (links/resolve.ts), so every row depends on its own file
 // only and is written and removed with it.
+import { locationKind } from '../formats';
 import type { DocFormat, LinkKind, LinkRow, Passage } from '../types';
 import { foldText } from '../text/fold';
 import { lawIdentity, legalReferences, pendingSectionKey, resolveLaw, sectionKey, sectionMarks, sectionStart } from './legal';
@@ -45,7 +46,7 @@ export function lawKey(id: string): string {
 
 /** The rows of one file: targets first, then edges. Deterministic for the same passages and source. */
 export function extractLinks(passages: Passage[], src: LinkSource): LinkRow[] {
-  const lines = src.raw !== undefined && (src.format === 'md' || src.format === 'html' || src.format === 'txt') ? src.raw.split('\n') : undefined;
+  const lines = src.raw !== undefined && locationKind(src.format) === 'lines' ? src.raw.split('\n') : undefined;
   const rangeOf = (p: Passage) => (lines && p.loc.startLine !== undefined && p.loc.endLine !== undefined ? `${p.loc.startLine}:${p.loc.endLine}` : undefined);
 
   // Units are the finest passages: L2, and an L1 section without passages of its own.
