@@ -16,7 +16,7 @@ import { createRetriever } from '../rag/search';
 import { configNames } from '../rag/search/configs';
 import { hitToJson } from '../rag/search/hitJson';
 import { ModelError, type ChatModel } from '../rag/types';
-import { statusReport } from '../cli/status';
+import { statusReport } from '../rag/status';
 import { IndexAccess, IndexMissingError } from './indexAccess';
 import { ReadError, extractedText, readLines, resolveInFolder } from './readRange';
 
