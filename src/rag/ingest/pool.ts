@@ -79,8 +79,9 @@ function seconds(ms: number): string {
 }
 
 /**
- * A worker that parsed a file at least this large is replaced: V8 keeps a worker's grown heap long after the parse (an
- * 8 MB HTML manual's DOM, ~250 MB), so a run would otherwise carry it through every later file and its write.
+ * A worker that parsed a file at least this large is replaced: V8 keeps a worker's grown heap long after the parse (a
+ * large HTML manual's DOM is many times the file's size), so a run would otherwise carry it through every later file and
+ * its write.
  */
 export const RECYCLE_AFTER_BYTES = 2 * 1024 * 1024;
 

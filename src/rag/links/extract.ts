@@ -56,7 +56,7 @@ export function extractLinks(passages: Passage[], src: LinkSource): LinkRow[] {
   // Passages split from one block whose lines could not be narrowed (an HTML list holding a whole page) share that
   // block's source range. Their markup is read once, and each link goes to the passage that shows its text; the
   // Markdown-only names and terms come from each passage's own text. Reading the shared range for every passage gave
-  // every passage every link of the block (211,296 rows and ~1 GB for one 0.8 MB licence page).
+  // every passage every link of the block (hundreds of thousands of rows for one long licence page).
   const sharing = new Map<string, Passage[]>();
   for (const u of units) {
     const r = rangeOf(u);
