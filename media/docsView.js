@@ -1,15 +1,23 @@
+// @ts-check
 // Docs view script. Runs inside the webview under a strict CSP (nonce). Every piece of text that comes from documents
 // is put into the DOM with textContent / createTextNode, never as HTML, so markup in documents is shown, not run.
+// Type-checked (media/tsconfig.json, part of `npm run typecheck`) against the message types of src/views/webviewProtocol.ts.
+/** @typedef {import('../src/views/webviewProtocol').HostMessage} HostMessage */
+/** @typedef {import('../src/views/webviewProtocol').ViewLink} ViewLink */
+/** @typedef {import('../src/views/webviewProtocol').ViewStatus} ViewStatus */
+/** @typedef {Extract<HostMessage, { type: 'results' }>} ResultsMessage */
+/** @typedef {Extract<HostMessage, { type: 'answerEnd' }>} AnswerEndMessage */
 (function () {
   'use strict';
   const vscode = acquireVsCodeApi();
-  const $ = (id) => document.getElementById(id);
+  /** An element of the view's page (docsView.ts writes them all). @param {string} id */
+  const $ = (id) => /** @type {HTMLElement} */ (document.getElementById(id));
   const statusText = $('status-text');
-  const reindexButton = $('reindex');
+  const reindexButton = /** @type {HTMLButtonElement} */ ($('reindex'));
   const searchForm = $('search-form');
-  const searchInput = $('search-input');
+  const searchInput = /** @type {HTMLInputElement} */ ($('search-input'));
   const askForm = $('ask-form');
-  const askInput = $('ask-input');
+  const askInput = /** @type {HTMLTextAreaElement} */ ($('ask-input'));
   const busy = $('busy');
   const errorBox = $('error');
   const answerBox = $('answer');
@@ -19,8 +27,16 @@
   let nextRequest = 1;
   let currentSearch = 0;
   let currentAsk = 0;
+  /** @type {HTMLElement | null} */
   let answerText = null;
 
+  /**
+   * @template {keyof HTMLElementTagNameMap} K
+   * @param {K} tag
+   * @param {string} [className]
+   * @param {string} [text]
+   * @returns {HTMLElementTagNameMap[K]}
+   */
   function el(tag, className, text) {
     const node = document.createElement(tag);
     if (className) node.className = className;
@@ -28,21 +44,27 @@
     return node;
   }
 
+  /** @param {Node} node */
   function clear(node) {
     while (node.firstChild) node.removeChild(node.firstChild);
   }
 
+  /** @param {string} text */
   function setBusy(text) {
     busy.hidden = !text;
     busy.textContent = text || '';
   }
 
+  /** @param {string} text */
   function showError(text) {
     errorBox.hidden = !text;
     errorBox.textContent = text || '';
   }
 
-  /** Appends `text` to `parent`, wrapping every occurrence of a query term in <mark> (built as nodes, not HTML). */
+  /**
+   * Appends `text` to `parent`, wrapping every occurrence of a query term in <mark> (built as nodes, not HTML).
+   * @param {Node} parent @param {string} text @param {string[]} terms
+   */
   function appendMarked(parent, text, terms) {
     const lower = text.toLowerCase();
     let pos = 0;
@@ -66,10 +88,12 @@
     }
   }
 
+  /** @param {number} id */
   function open(id) {
     vscode.postMessage({ type: 'open', id });
   }
 
+  /** @param {HTMLElement} anchor @param {string} label @param {string} text */
   function showPreview(anchor, label, text) {
     clear(preview);
     preview.appendChild(el('div', 'preview-label', label));
@@ -83,6 +107,7 @@
     preview.hidden = true;
   }
 
+  /** @param {ResultsMessage} msg */
   function renderResults(msg) {
     clear(resultsBox);
     if (msg.results.length === 0) {
@@ -112,7 +137,10 @@
     if (msg.note) resultsBox.appendChild(el('p', 'note', msg.note));
   }
 
-  /** A result's reference-graph edges: "Links to" and "Linked from", each entry opening its range (text as textContent). */
+  /**
+   * A result's reference-graph edges: "Links to" and "Linked from", each entry opening its range (text as textContent).
+   * @param {ViewLink[]} links
+   */
   function renderLinks(links) {
     const box = el('div', 'result-links');
     for (const [direction, title] of [['out', 'Links to'], ['in', 'Linked from']]) {
@@ -137,7 +165,7 @@
     return box;
   }
 
-  /** Renders the final answer: text with every [n] turned into a citation button. */
+  /** Renders the final answer: text with every [n] turned into a citation button. @param {AnswerEndMessage} msg */
   function renderAnswer(msg) {
     clear(answerBox);
     answerBox.hidden = false;
@@ -184,6 +212,7 @@
     }
   }
 
+  /** @param {ViewStatus} status */
   function renderStatus(status) {
     statusText.textContent = status.message;
     statusText.dataset.state = status.state;
@@ -230,6 +259,7 @@
   });
 
   window.addEventListener('message', (event) => {
+    /** @type {HostMessage} */
     const msg = event.data;
     if (!msg || typeof msg.type !== 'string') return;
     switch (msg.type) {

@@ -19,7 +19,7 @@ step() { printf '\n=== %s ===\n' "$*"; }
 step "build"
 if ! node esbuild.mjs; then echo "build failed"; exit 1; fi
 step "type check"
-if ! npx tsc -p . --noEmit; then echo "type check failed"; exit 1; fi
+if ! npx tsc -p . --noEmit || ! npx tsc -p media/tsconfig.json; then echo "type check failed"; exit 1; fi
 
 step "engine tests (mocha)"
 specs=("test/unit/**/*.test.ts")

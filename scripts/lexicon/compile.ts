@@ -2,7 +2,8 @@
 // `section\tkey\ttarget|target…`, keys = Snowball stems of a term's content words, targets best first.
 // Pure functions over the source texts (tested on fixture excerpts in test/fixtures/lexicon); scripts/lexicon/build.ts
 // reads the installed packages and writes data/lexicon/*.tsv.gz.
-import { IDIOM_MARK, isContentWord, termKey, words, type LexLang } from '../../src/rag/search/lexicon';
+import { IDIOM_MARK, isContentWord, termKey, type LexLang } from '../../src/rag/search/lexicon';
+import { words } from '../../src/rag/text/words';
 
 export type Section = Map<string, string[]>;
 

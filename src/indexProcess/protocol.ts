@@ -17,8 +17,8 @@ export const INDEXING_MALLOC_ENV: Readonly<Record<string, string>> = {
 
 /**
  * Node flags of the indexing process: V8's young generation of 2 MB semi-spaces instead of 16 MB, in the main thread and
- * the parser workers (V8 flags apply to every isolate). Each kept up to ~50 MB of young-generation space; the real mix
- * peaked 25–50 MB lower with it (BENCHMARKS.md, "Issue 15: real-mix memory (w15m)"). Only at process start.
+ * the parser workers (V8 flags apply to every isolate): each isolate keeps less young-generation space, and a run peaks
+ * lower (BENCHMARKS.md, "Indexing process and memory"). Only at process start.
  */
 export const INDEXING_NODE_FLAGS: readonly string[] = ['--max-semi-space-size=2'];
 

@@ -7,6 +7,7 @@
 // A replaced engine is closed only when the last call that leased it has finished.
 import * as fs from 'node:fs';
 import * as path from 'node:path';
+import { DEFAULT_STORE_DIRNAME } from '../rag/config';
 import { openEngine, type Engine, type EngineConfigOverrides } from '../rag/engine';
 import { META_FILE } from '../rag/store/meta';
 
@@ -49,7 +50,7 @@ export class IndexAccess {
   }
 
   missingMessage(): string {
-    return `No index at ${this.o.storeDir}. Build it first: docs-rag index ${this.o.folder}${this.o.storeDir === path.join(this.o.folder, '.docs-rag') ? '' : ` --store ${this.o.storeDir}`} (or start the server with --watch)`;
+    return `No index at ${this.o.storeDir}. Build it first: docs-rag index ${this.o.folder}${this.o.storeDir === path.join(this.o.folder, DEFAULT_STORE_DIRNAME) ? '' : ` --store ${this.o.storeDir}`} (or start the server with --watch)`;
   }
 
   /**

@@ -3,6 +3,7 @@
 // any folder on the way) whose target lies outside; the index store and non-document files are refused too.
 import * as fs from 'node:fs';
 import * as path from 'node:path';
+import { READ_KINDS } from '../rag/formats';
 import { formatOf } from '../rag/ingest/formats';
 import { documentOrder } from '../rag/store/lanceStore';
 import type { DocFormat, Passage } from '../rag/types';
@@ -44,7 +45,7 @@ export function resolveInFolder(folder: string, storeDir: string, requested: str
   const st = fs.statSync(real);
   if (!st.isFile()) throw new ReadError(`"${requested}" is not a file.`);
   const format = formatOf(abs);
-  if (!format) throw new ReadError(`Refused: "${requested}" is not a document type Docs RAG reads (md, txt, html, pdf, docx, pptx, xlsx).`);
+  if (!format) throw new ReadError(`Refused: "${requested}" is not a document type Docs RAG reads (${READ_KINDS}).`);
   return { rel: path.relative(root, abs).split(path.sep).join('/'), abs: real, format };
 }
 

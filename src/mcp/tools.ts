@@ -4,6 +4,8 @@
 // smuggle chat-template tokens. The structured results carry the same JSON as the CLI's --json output.
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { detectLanguage } from '../rag/text/language';
+import { DEFAULT_OLLAMA_HOST } from '../rag/config';
+import { locationKind } from '../rag/formats';
 import { answerQuestion } from '../rag/answer/answer';
 import { citationJson, formatLocation } from '../rag/answer/citations';
 import { checkQuestion, QuestionError } from '../rag/answer/guardrails';
@@ -14,7 +16,7 @@ import { createRetriever } from '../rag/search';
 import { configNames } from '../rag/search/configs';
 import { hitToJson } from '../rag/search/hitJson';
 import { ModelError, type ChatModel } from '../rag/types';
-import { statusReport } from '../cli/status';
+import { statusReport } from '../rag/status';
 import { IndexAccess, IndexMissingError } from './indexAccess';
 import { ReadError, extractedText, readLines, resolveInFolder } from './readRange';
 
@@ -162,7 +164,7 @@ export class DocsRagTools {
       if (err instanceof ReadError) throw new ToolInputError(`read: ${err.message}`);
       throw err;
     }
-    const lineFormat = file.format === 'md' || file.format === 'txt' || file.format === 'html';
+    const lineFormat = locationKind(file.format) === 'lines';
     if (lineFormat) {
       if (page !== undefined) throw new ToolInputError(`read: ${file.rel} has lines, not pages; use startLine/endLine.`);
       let r;
@@ -269,7 +271,7 @@ export class DocsRagTools {
   private async model(signal?: AbortSignal): Promise<ChatModel | null> {
     if (!this.o.model) return null;
     this.chatModel ??= (async () => {
-      const m = new OllamaChatModel({ model: this.o.model!, host: this.o.ollamaHost ?? 'http://127.0.0.1:11434' });
+      const m = new OllamaChatModel({ model: this.o.model!, host: this.o.ollamaHost ?? DEFAULT_OLLAMA_HOST });
       try {
         await m.init(signal);
         return m;

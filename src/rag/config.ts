@@ -1,5 +1,6 @@
 // Engine configuration with defaults. The CLI maps flags onto it; the extension maps `docsRag.*` settings onto it.
 // Each stage reads only its own section.
+import { DOC_FORMATS, FORMATS, defaultIncludeGlob, type DocFormat } from './formats';
 
 export interface IngestConfig {
   /** Glob patterns (picomatch, relative to the folder) of files to index. */
@@ -34,8 +35,8 @@ export interface ChunkSize {
 }
 
 export interface ChunkConfig {
-  /** Target passage size / overlap in characters, per format. */
-  sizes: Record<'pdf' | 'txt' | 'md' | 'docx' | 'html' | 'pptx' | 'xlsx' | 'image', ChunkSize>;
+  /** Target passage size / overlap in characters, per format (defaults: formats.ts). */
+  sizes: Record<DocFormat, ChunkSize>;
   /** Fragments under this many characters merge with a neighbour. */
   minSize: number;
   /** 'structural' (default): whole blocks and sentences packed up to the size; 'semantic': sentences grouped
@@ -72,7 +73,7 @@ export interface EnrichConfig {
   contextual: boolean;
   /** Abstractive summaries for documents (L0) and sections (L1), extractive on any model error. */
   summaries: boolean;
-  /** Ollama chat model (default qwen2.5:7b-instruct). */
+  /** Ollama chat model (default DEFAULT_OLLAMA_CHAT_MODEL). */
   model?: string;
 }
 
@@ -144,13 +145,15 @@ function pick<T extends Record<string, unknown>>(o: T): Partial<T> {
   return Object.fromEntries(Object.entries(o).filter(([, v]) => v !== undefined)) as Partial<T>;
 }
 
-export const DEFAULT_INCLUDE = ['**/*.{md,markdown,txt,html,htm,pdf,docx,pptx,xlsx,png,jpg,jpeg,tif,tiff,webp,bmp}'];
+export const DEFAULT_INCLUDE = [defaultIncludeGlob()];
 export const DEFAULT_EXCLUDE = ['**/node_modules/**', '**/.git/**', '**/.docs-rag/**'];
 export const DEFAULT_STORE_DIRNAME = '.docs-rag';
 export const DEFAULT_OLLAMA_HOST = 'http://127.0.0.1:11434';
 export const DEFAULT_OLLAMA_EMBED_MODEL = 'nomic-embed-text';
 /** The local embedder's default model (embed/localModels.ts; chosen in EVALUATION.md, "Local embedding model"). */
 export const DEFAULT_LOCAL_MODEL = 'multilingual-e5-small';
+/** The Ollama chat model of answers (the extension's `docsRag.ollama.chatModel`) and of the index enrichments. */
+export const DEFAULT_OLLAMA_CHAT_MODEL = 'qwen2.5:7b-instruct';
 
 export function defaultConfig(): EngineConfig {
   return {
@@ -165,18 +168,7 @@ export function defaultConfig(): EngineConfig {
       ocr: { ...DEFAULT_OCR_CONFIG },
     },
     chunk: {
-      sizes: {
-        // 1.5x the starting sizes (PDF 1000/150, TXT 800/120, MD 1200/150, DOCX 800/120): measured on the workspace dev
-        // questions (EVALUATION.md, "Chunk size"), 1.25x-2x form a plateau; 1.5x sits in its middle.
-        pdf: { size: 1500, overlap: 225 },
-        txt: { size: 1200, overlap: 180 },
-        md: { size: 1800, overlap: 225 },
-        docx: { size: 1200, overlap: 180 },
-        html: { size: 1500, overlap: 225 },
-        pptx: { size: 1200, overlap: 0 },
-        xlsx: { size: 1500, overlap: 0 },
-        image: { size: 1200, overlap: 0 },
-      },
+      sizes: Object.fromEntries(DOC_FORMATS.map((f) => [f, { ...FORMATS[f].chunk }])) as Record<DocFormat, ChunkSize>,
       minSize: 120,
     },
     embed: {

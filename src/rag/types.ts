@@ -1,8 +1,9 @@
 // Shared types at the seams of the engine. Every stage folder depends on this file and on nothing
 // from another stage's internals. This file (and all of src/rag) never imports `vscode`.
 
-/** Document formats the loaders understand. */
-export type DocFormat = 'md' | 'txt' | 'html' | 'pdf' | 'docx' | 'pptx' | 'xlsx' | 'image';
+import type { DocFormat } from './formats';
+
+export type { DocFormat } from './formats';
 
 /** Languages we analyse specially; everything else is 'other' (indexed with English analysis). */
 export type Lang = 'de' | 'en' | 'other';

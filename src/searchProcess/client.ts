@@ -40,8 +40,8 @@ interface Pending {
 }
 
 /**
- * An idle search process stops: its memory (LanceDB's caches, the lexicons: ~290 MB on the evaluation workspace, ~700 MB
- * at 100k passages) goes back while nobody searches; the next search starts it again (about a second).
+ * An idle search process stops: its memory (LanceDB's caches, the lexicons; growing with the index, BENCHMARKS.md) goes
+ * back while nobody searches; the next search starts it again (quickly: it only reopens the readers).
  */
 export const IDLE_STOP_MS = 10 * 60_000;
 

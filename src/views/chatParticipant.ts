@@ -5,7 +5,7 @@ import type { ChatModel } from '../rag/types';
 import { chooseChatModel, RESTRICTED_NOTE } from './chatModels';
 import { escapeMarkdown, escapeQuotedText, neutraliseGeneratedMarkdown } from './chatMarkdown';
 import { CitationStreamer } from './citationStream';
-import type { AskCitation, DocsService, ResolvedHit } from './docsService';
+import { ANSWER_STAGE_LABELS, type AskCitation, type DocsService, type ResolvedHit } from './docsService';
 import { errorMessage, type Log } from './log';
 import { readSettings } from './settings';
 import { statusMarkdown } from './statusReport';
@@ -128,9 +128,19 @@ export function createChatHandler(service: DocsService, log: Log): vscode.ChatRe
         noModelNote: modelNote,
         flow: request.command === 'summary' ? 'summary' : undefined,
         signal: abort.signal,
-        // The citation check runs after the text is complete; a progress line then would stay below the answer.
         onStage: (stage) => {
-          if (!/^Checking/.test(stage)) stream.progress(stage === 'Generating…' ? `Writing the answer with ${modelName}…` : stage);
+          switch (stage) {
+            case 'checking-citations':
+              // The citation check runs after the text is complete; a progress line then would stay below the answer.
+              return;
+            case 'generating':
+              stream.progress(`Writing the answer with ${modelName}…`);
+              return;
+            case 'searching':
+            case 'searching-with-model':
+              stream.progress(ANSWER_STAGE_LABELS[stage]);
+              return;
+          }
         },
         onSources: (list) => {
           sources = new Map(list.map((c) => [c.n, c]));

@@ -1,6 +1,7 @@
 // What every surface (chat participant, Docs view, commands, LM tool) calls: search across all workspace folders and
 // answer with citations. Maps passages back to their workspace folder and to VS Code locations.
 import * as vscode from 'vscode';
+import type { AnswerStage } from '../rag/answer/types';
 import type { SearchSettings } from '../rag/search/configs';
 import type { RetrievalResult, Retriever, RetrieveOptions } from '../rag/search/types';
 import type { ChatModel, Passage, SearchHit, TraceSpan } from '../rag/types';
@@ -85,13 +86,21 @@ export interface AskOutcome {
   unsupported: string[];
 }
 
+/** How a status line shows each stage of answering. */
+export const ANSWER_STAGE_LABELS: Readonly<Record<AnswerStage, string>> = {
+  searching: 'Searching…',
+  'searching-with-model': 'Searching with the model…',
+  generating: 'Generating…',
+  'checking-citations': 'Checking citations…',
+};
+
 export interface AskOptions {
   chatModel?: ChatModel;
   /** Why there is no model (Restricted Mode, none configured). */
   noModelNote?: string;
   signal?: AbortSignal;
   flow?: 'chunk' | 'summary';
-  onStage?: (stage: string) => void;
+  onStage?: (stage: AnswerStage) => void;
   /** Streamed answer text with [n] markers. */
   onToken?: (text: string) => void;
   /** The exact numbered sources of the answer, resolved to locations, before any text that cites them is streamed. */

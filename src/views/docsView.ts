@@ -3,7 +3,7 @@
 import * as crypto from 'node:crypto';
 import * as vscode from 'vscode';
 import { openLocation } from './citationCommands';
-import type { DocsService, ResolvedHit } from './docsService';
+import { ANSWER_STAGE_LABELS, type DocsService, type ResolvedHit } from './docsService';
 import { chooseChatModel } from './chatModels';
 import { errorMessage, type Log } from './log';
 import { statusSummary } from './statusReport';
@@ -125,7 +125,7 @@ export class DocsViewProvider implements vscode.WebviewViewProvider, vscode.Disp
     const abort = new AbortController();
     this.running.set(requestId, abort);
     try {
-      this.post({ type: 'busy', requestId, stage: 'Searching…' });
+      this.post({ type: 'busy', requestId, stage: ANSWER_STAGE_LABELS.searching });
       if ((await this.service.host.passageCount()) === 0) {
         this.post({ type: 'error', requestId, message: await this.service.host.emptyIndexMessage('Nothing is indexed yet. Press "Reindex" to index the documents of this workspace.') });
         return;
@@ -173,7 +173,7 @@ export class DocsViewProvider implements vscode.WebviewViewProvider, vscode.Disp
       const outcome = await this.service.ask(question, {
         chatModel: chosen.model,
         signal: abort.signal,
-        onStage: (stage) => this.post({ type: 'busy', requestId, stage }),
+        onStage: (stage) => this.post({ type: 'busy', requestId, stage: ANSWER_STAGE_LABELS[stage] }),
         onToken: (text) => this.post({ type: 'answerChunk', requestId, text }),
       });
       const citations: ViewCitation[] = outcome.citations.map((c) => ({ n: c.n, id: this.remember(c.hit), label: c.hit.label, text: c.hit.hit.passage.text }));

@@ -3,6 +3,8 @@
 // or every document it found failed to be read, or it holds no file of a kind Docs RAG reads.
 // No `vscode` import: tested as is (test/unit/views.emptyIndex.test.ts).
 
+import { READ_KINDS } from '../rag/formats';
+
 type LastRun = { files: number; ignored?: number; errors?: number };
 
 /** `lastRuns`: each workspace folder's last run (undefined where none ran). */
@@ -25,7 +27,7 @@ export function emptyIndexMessage(lastRuns: (LastRun | undefined)[], notYet: str
     );
   }
   return (
-    'Nothing is indexed: this workspace has no file of a kind Docs RAG reads (Markdown, text, HTML, PDF, DOCX, PPTX, XLSX, ' +
-    'images) that the setting "docsRag.include" selects. Add documents, or widen "docsRag.include".'
+    `Nothing is indexed: this workspace has no file of a kind Docs RAG reads (${READ_KINDS}) ` +
+    'that the setting "docsRag.include" selects. Add documents, or widen "docsRag.include".'
   );
 }

@@ -1,14 +1,14 @@
 // Turns a passage of the index into a VS Code location: the exact line range of text files, or the passage's range in
 // the read-only extracted-text document of a PDF / DOCX / PPTX / XLSX file.
 import * as vscode from 'vscode';
+import { locationKind } from '../rag/formats';
 import type { Passage } from '../rag/types';
 import { ocrSuffix } from '../rag/search/hitJson';
 import type { ExtractedTextProvider } from './extractProvider';
 
-const TEXT_FORMATS = new Set(['md', 'txt', 'html']);
-
+/** Whether passages of the format are cited by lines of the file as stored (Markdown, text, HTML). */
 export function isTextFormat(format: string): boolean {
-  return TEXT_FORMATS.has(format);
+  return locationKind(format) === 'lines';
 }
 
 export function fileUri(folder: vscode.WorkspaceFolder, rel: string): vscode.Uri {

@@ -1,6 +1,6 @@
 // Reads the `docsRag.*` settings (and `files.exclude`) and maps them onto the engine's configuration.
 import * as vscode from 'vscode';
-import { DEFAULT_EXCLUDE, DEFAULT_INCLUDE, DEFAULT_OLLAMA_EMBED_MODEL, DEFAULT_OLLAMA_HOST, OCR_LANGUAGES } from '../rag/config';
+import { DEFAULT_EXCLUDE, DEFAULT_INCLUDE, DEFAULT_OCR_CONFIG, defaultConfig, DEFAULT_OLLAMA_CHAT_MODEL, DEFAULT_OLLAMA_EMBED_MODEL, DEFAULT_OLLAMA_HOST, OCR_LANGUAGES } from '../rag/config';
 import { renamedSetting } from './renamedSettings';
 
 import type { AnswerLength } from '../rag/llm/tokens';
@@ -40,6 +40,8 @@ export interface DocsRagSettings {
   answerLength: AnswerLength;
 }
 
+const DEFAULT_INGEST = defaultConfig().ingest;
+
 function stringList(value: unknown, fallback: string[]): string[] {
   return Array.isArray(value) && value.every((v) => typeof v === 'string') ? (value as string[]) : fallback;
 }
@@ -70,19 +72,19 @@ export function readSettings(scope?: vscode.ConfigurationScope): DocsRagSettings
   return {
     include: stringList(c.get('include'), DEFAULT_INCLUDE),
     exclude: [...stringList(c.get('exclude'), DEFAULT_EXCLUDE), ...filesExcludeGlobs(filesExclude)],
-    maxFileSizeMB: num(c.get('maxFileSizeMB'), 50),
-    parseTimeoutSeconds: Math.min(3600, Math.max(1, num(c.get('parseTimeoutSeconds'), 30))),
+    maxFileSizeMB: num(c.get('maxFileSizeMB'), DEFAULT_INGEST.maxFileSizeMB),
+    parseTimeoutSeconds: Math.min(3600, Math.max(1, num(c.get('parseTimeoutSeconds'), DEFAULT_INGEST.parseTimeoutMs / 1000))),
     followExternalSymlinks: c.get<boolean>('index.followExternalSymlinks') === true,
     useIgnoreFiles: c.get<boolean>('index.useIgnoreFiles') !== false,
     ocrEnabled: c.get<boolean>('ocr.enabled') !== false,
-    ocrLanguages: OCR_LANGUAGES.test(c.get<string>('ocr.languages') ?? '') ? c.get<string>('ocr.languages')! : 'deu+eng',
-    ocrMaxPages: Math.max(0, Math.floor(num(c.get('ocr.maxPages'), 50))),
+    ocrLanguages: OCR_LANGUAGES.test(c.get<string>('ocr.languages') ?? '') ? c.get<string>('ocr.languages')! : DEFAULT_OCR_CONFIG.languages,
+    ocrMaxPages: Math.max(0, Math.floor(num(c.get('ocr.maxPages'), DEFAULT_OCR_CONFIG.maxPages))),
     embedder: oneOf(c.get('embedder'), ['builtin', 'ollama', 'local'] as const, 'builtin'),
     localModelPath: (c.get<string>('local.modelPath') ?? '').trim(),
     ollamaHost: c.get<string>('ollama.host') || DEFAULT_OLLAMA_HOST,
     ollamaEmbedModel: c.get<string>('ollama.embedModel') || DEFAULT_OLLAMA_EMBED_MODEL,
     chatModel: oneOf(c.get('chatModel'), ['vscode', 'ollama'] as const, 'vscode'),
-    ollamaChatModel: c.get<string>('ollama.chatModel') || 'qwen2.5:7b-instruct',
+    ollamaChatModel: c.get<string>('ollama.chatModel') || DEFAULT_OLLAMA_CHAT_MODEL,
     enrichContextual: c.get<boolean>('enrich.contextual') === true,
     enrichSummaries: c.get<boolean>('enrich.summaries') === true,
     hybridAlpha: typeof alpha === 'number' && alpha >= 0 && alpha <= 1 ? alpha : null,

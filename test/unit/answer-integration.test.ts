@@ -8,7 +8,7 @@ import { answerQuestion } from '../../src/rag/answer/answer';
 import { citationJson } from '../../src/rag/answer/citations';
 import { OllamaChatModel } from '../../src/rag/llm/ollamaChat';
 import { ToolRunner } from '../../src/rag/answer/tools';
-import type { AnswerResult } from '../../src/rag/answer/types';
+import type { AnswerResult, AnswerStage } from '../../src/rag/answer/types';
 import { detectLanguage } from '../../src/rag/text/language';
 import { openEngine, type Engine } from '../../src/rag/engine';
 import { indexFolder } from '../../src/rag/index/indexer';
@@ -52,10 +52,12 @@ describe('answer: answerQuestion over a real index', function () {
     server = await startFakeOllama({ chat: testModel });
     const tokens: string[] = [];
     const announced: string[] = [];
+    const stages: AnswerStage[] = [];
     const r = await answerQuestion('Wie viele Werktage Urlaub stehen mir jährlich zu?', {
       retriever,
       chatModel: model(server.url),
       embedder: engine.embedder,
+      onStage: (s) => stages.push(s),
       onToken: (t) => tokens.push(t),
       onSources: (s) => {
         assert.equal(tokens.length, 0, 'sources are announced before any token');
@@ -63,6 +65,7 @@ describe('answer: answerQuestion over a real index', function () {
       },
     });
     assert.deepEqual(announced, r.sources.map((c) => `${c.n}:${c.passageId}`));
+    assert.deepEqual(stages, ['searching', 'generating', 'checking-citations'], 'typed stages, in order');
     assert.equal(r.mode, 'generative');
     assert.equal(r.lang, 'de');
     assert.match(r.answer, /mindestens 24 Werktage\. \[\d+\]/);

@@ -3,7 +3,7 @@
 import * as assert from 'node:assert/strict';
 import type { Engine } from '../../src/rag/engine';
 import { createRetriever } from '../../src/rag/search';
-import { stem } from '../../src/rag/search/lexicon';
+import { stem } from '../../src/rag/text/stem';
 import { Vocabulary } from '../../src/rag/store/vocabulary';
 import { derivationTerms } from '../../src/rag/text/derivations';
 import { detectLanguage } from '../../src/rag/text/language';

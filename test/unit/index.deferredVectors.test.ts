@@ -7,7 +7,7 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { TINY_MODEL_DIR } from '../../scripts/models/tinyEmbedding';
-import { statusReport } from '../../src/cli/status';
+import { statusReport } from '../../src/rag/status';
 import { LocalEmbedder } from '../../src/rag/embed';
 import { openEngine, type Engine } from '../../src/rag/engine';
 import { fillPendingVectors } from '../../src/rag/index/fillVectors';

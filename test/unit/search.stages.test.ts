@@ -1,6 +1,7 @@
 // Unit tests of the model-free retrieval stages: query analysis, fusion, MMR, budget, trace, score parsing, lexical expansion.
 import * as assert from 'node:assert/strict';
-import { analyzeQuery, extractExactTokens, queryLanguage } from '../../src/rag/search/analyze';
+import { analyzeQuery, extractExactTokens } from '../../src/rag/search/analyze';
+import { queryLanguage } from '../../src/rag/text/language';
 import { tokenCounter } from '../../src/rag/llm/tokens';
 import { contextBudget, fillBudget } from '../../src/rag/search/budget';
 import { resolveSettings } from '../../src/rag/search/configs';

@@ -11,7 +11,7 @@ import { ANSWER_TOKENS, estimateTokens, tokenCounter, type AnswerLength } from '
 import { answerSystemPrompt, buildAnswerMessages, renderSource } from './prompts';
 import { checkSupport } from './support';
 import type { ToolContext } from './tools';
-import type { AnswerMode, AnswerResult, NumberedSource } from './types';
+import type { AnswerMode, AnswerResult, AnswerStage, NumberedSource } from './types';
 
 export interface AnswerOptions {
   retriever: Retriever;
@@ -41,8 +41,8 @@ export interface AnswerOptions {
   signal?: AbortSignal;
   /** Streamed answer text (already redacted, held back to sentence boundaries). */
   onToken?: (text: string) => void;
-  /** Progress for a status line: "Searching…", "Generating…", "Checking citations…". */
-  onStage?: (stage: string) => void;
+  /** Progress: the stage answering has reached. */
+  onStage?: (stage: AnswerStage) => void;
   /**
    * The exact numbered sources, before any text is streamed (generative and extractive modes; in agentic mode the
    * sources grow with each tool call and are only final in the result), so a UI can link [n] while streaming.
@@ -54,7 +54,7 @@ export interface AnswerOptions {
 
 /** How many passages the extractive answer quotes, and how much of each, by answer length. */
 export const EXTRACTIVE_SHAPE: Record<AnswerLength, { maxPassages: number; maxChars: number }> = {
-  // Tuned on the dev questions (bench/answerEval.ts): 3 × 800 characters kept 78% of key facts against 69% with 3 × 500.
+  // Tuned on the dev questions (bench/answerEval.ts): 3 × 800 characters kept more key facts than 3 × 500.
   short: { maxPassages: 2, maxChars: 400 },
   medium: { maxPassages: 3, maxChars: 800 },
   long: { maxPassages: 5, maxChars: 1200 },
@@ -103,7 +103,7 @@ export async function answerQuestion(question: string, opts: AnswerOptions): Pro
   trace.push(span('answer.guard', t0, { chars: q.length, injectionPatterns: injection.length }, injection.map((p) => `injection-suspected:${p}`)));
 
   const t1 = performance.now();
-  opts.onStage?.('Searching…');
+  opts.onStage?.('searching');
   const model = opts.chatModel ?? null;
   const wanted = opts.mode ?? 'auto';
   const generating = !!model && wanted !== 'extractive';
@@ -187,7 +187,7 @@ export async function answerQuestion(question: string, opts: AnswerOptions): Pro
   let sources: NumberedSource[];
   let mode: AnswerMode;
   const t2 = performance.now();
-  opts.onStage?.(wanted === 'agentic' && opts.tools ? 'Searching with the model…' : 'Generating…');
+  opts.onStage?.(wanted === 'agentic' && opts.tools ? 'searching-with-model' : 'generating');
   try {
     if (wanted === 'agentic' && opts.tools) {
       const initial = pickPassages(hits, 3);
@@ -276,7 +276,7 @@ async function finish(
   opts: AnswerOptions,
 ): Promise<AnswerResult> {
   const t = performance.now();
-  opts.onStage?.('Checking citations…');
+  opts.onStage?.('checking-citations');
   const { flags, notes, lang } = base;
   const stripped = stripUnknownCitations(normaliseCitationStyles(raw.trim()), new Set(sources.map((s) => s.n)));
   const redacted = redactSecrets(stripped.text);

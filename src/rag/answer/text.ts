@@ -1,59 +1,23 @@
 // Text helpers for answer checking: sentence splitting, content terms (stemmed, German and English), and
 // number normalisation tolerant of formats ("1 800 Euro" = "1.800 €", "8,50" = "8.50", "elf" = "11").
+import { termsLanguage } from '../text/language';
+import { stem } from '../text/stem';
+import { CONTENT_STOP_WORDS } from '../text/stopWords';
+import { words as tokens } from '../text/words';
 import type { Lang } from '../types';
 
-interface Stemmer {
-  stem(word: string): string;
-}
-// snowball-stemmers ships no type declarations.
-// eslint-disable-next-line @typescript-eslint/no-require-imports
-const snowball = require('snowball-stemmers') as { newStemmer(lang: string): Stemmer };
-
-const stemmers: Partial<Record<'de' | 'en', Stemmer>> = {};
-function stemmer(lang: 'de' | 'en'): Stemmer {
-  return (stemmers[lang] ??= snowball.newStemmer(lang === 'de' ? 'german' : 'english'));
-}
-
-const STOP = new Set(
-  (
-    // English
-    'the a an and or not is are was were be been being how what when who whom where which why do does did can could should would ' +
-    'must may might shall will i my me you your we our they their them he she his her it its of to in on at for with without by from ' +
-    'into onto about between than then this that these those there here if all any some such as so also only just very more most ' +
-    'less no yes has have had having each other both either neither per via under over after before up down out off again one ' +
-    // German
-    'der die das den dem des ein eine einen einem einer eines und oder nicht ist sind war waren wird werden wurde wurden sein ' +
-    'wie was wann wer wo welche welcher welches welchen warum muss müssen kann können darf dürfen soll sollen ich mein meine mir ' +
-    'mich du dein wir unser ihr sie er es sich bei beim nach vor für mit ohne über unter zwischen vom zum zur im in an am auf aus ' +
-    'auch noch nur wenn ob dass daß so als bis seit um durch gegen hat haben habe hatte diese dieser dieses diesem diesen jede ' +
-    'jeder jedes kein keine keinen einer man dann denn doch aber sowie bzw etc nr abs satz'
-  ).split(/\s+/),
-);
-
-/** Lower-cased words (letters and digits), keeping § references as one token. */
-export function words(text: string): string[] {
-  return text.toLowerCase().match(/[\p{L}\p{N}]+(?:[-_][\p{L}\p{N}]+)*/gu) ?? [];
-}
-
-/** Guesses de/en from a text's function words (for passages without a language; queries use the retriever's analysis). */
-export function guessLang(text: string): 'de' | 'en' {
-  const ws = words(text);
-  let de = /[äöüß]/i.test(text) ? 2 : 0;
-  let en = 0;
-  for (const w of ws) {
-    if (/^(der|die|das|und|ist|nicht|ein|eine|mit|für|auf|den|dem|wird|werden|wie|welche|muss|kann|ich|nach|bei|sie)$/.test(w)) de++;
-    if (/^(the|and|is|are|not|of|to|with|for|on|how|what|which|can|must|does|do|i|my|when|you|it)$/.test(w)) en++;
-  }
-  return de > en ? 'de' : 'en';
+/** Lower-cased words (letters and digits; joined by - or _ they stay one). */
+function words(text: string): string[] {
+  return tokens(text, { joined: true });
 }
 
 /** Stemmed content terms of a text (no stop words, no pure numbers, at least 3 characters). */
 export function contentTerms(text: string, lang?: Lang): string[] {
-  const l: 'de' | 'en' = lang === 'de' || lang === 'en' ? lang : guessLang(text);
+  const l: 'de' | 'en' = lang === 'de' || lang === 'en' ? lang : termsLanguage(text);
   const out: string[] = [];
   for (const w of words(text)) {
-    if (w.length < 3 || STOP.has(w) || /^\d+$/.test(w) || NUMBER_WORDS[w] !== undefined) continue;
-    out.push(stemmer(l).stem(w));
+    if (w.length < 3 || CONTENT_STOP_WORDS.has(w) || /^\d+$/.test(w) || NUMBER_WORDS[w] !== undefined) continue;
+    out.push(stem(w, l));
   }
   return out;
 }
@@ -64,8 +28,8 @@ export function termSet(text: string): Set<string> {
   for (const w of words(text)) {
     if (w.length < 3 || /^\d+$/.test(w)) continue;
     set.add(w);
-    set.add(stemmer('de').stem(w));
-    set.add(stemmer('en').stem(w));
+    set.add(stem(w, 'de'));
+    set.add(stem(w, 'en'));
   }
   return set;
 }

@@ -34,6 +34,9 @@ export interface SentenceCheck {
 
 export type AnswerMode = 'generative' | 'extractive' | 'agentic';
 
+/** The steps of answering, in order, as reported to `onStage`; hosts switch on them for what they show. */
+export type AnswerStage = 'searching' | 'searching-with-model' | 'generating' | 'checking-citations';
+
 export interface AnswerResult {
   question: string;
   answer: string;

@@ -1,9 +1,7 @@
 // Source locations of passages: a passage's location is the union of its pieces' locations, so the range
 // always holds the passage's text (line ranges for text formats, pages for PDF, offsets + quote for Office files).
+import { FORMATS } from '../formats';
 import type { Block, DocFormat, SourceLocation } from '../types';
-
-/** Formats cited by character offsets and a verbatim quote. */
-const QUOTED_FORMATS: ReadonlySet<DocFormat> = new Set<DocFormat>(['docx', 'pptx', 'xlsx', 'image']);
 
 export const MAX_QUOTE_CHARS = 200;
 
@@ -92,5 +90,5 @@ export function quoteOf(text: string, max = MAX_QUOTE_CHARS): string {
 
 /** Whether passages of this format (or with these block locations) carry a quote. */
 export function needsQuote(format: DocFormat, locs: SourceLocation[]): boolean {
-  return QUOTED_FORMATS.has(format) || locs.some((l) => l.quote !== undefined || (l.startOffset !== undefined && l.startLine === undefined));
+  return FORMATS[format].location === 'quote' || locs.some((l) => l.quote !== undefined || (l.startOffset !== undefined && l.startLine === undefined));
 }

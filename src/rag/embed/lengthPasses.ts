@@ -4,9 +4,8 @@
 /**
  * Tokens per forward pass, padding included (texts × the longest, after truncation): one text of a model's full 512
  * tokens, or several shorter ones. An encoder's activations grow with texts × length² (the attention scores of every
- * head), and on a CPU a larger pass is not faster. Measured with an e5-small-shaped int8 model on 512 workspace passages
- * (BENCHMARKS.md, "An in-process model's memory"): 16 texts per pass up to 1,150 MB; passes of 2,048 tokens 666 MB and
- * 27 texts/s, of 1,024 521 MB, of 512 467 MB and 31 texts/s (the model loaded alone: ~425 MB).
+ * head), and on a CPU a larger pass is not faster: passes of 512 tokens were the smallest in memory and no slower than
+ * larger ones (BENCHMARKS.md, "An in-process model's memory").
  */
 export const TOKENS_PER_PASS = 512;
 

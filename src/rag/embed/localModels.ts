@@ -88,7 +88,6 @@ export const MULTILINGUAL_E5_SMALL: KnownModel = {
 };
 
 export const KNOWN_MODELS: KnownModel[] = [MULTILINGUAL_E5_SMALL];
-export const DEFAULT_LOCAL_MODEL = MULTILINGUAL_E5_SMALL.id;
 
 export function knownModel(id: string): KnownModel | undefined {
   return KNOWN_MODELS.find((m) => m.id === id);

@@ -3,7 +3,7 @@
 //   keyword search) while `text` stays the original for display and citations;
 // - abstractive summaries for documents (L0) and sections (L1), falling back to the extractive summary on any error.
 // Results are cached by content hash, so unchanged passages never pay twice and a killed run resumes.
-import type { EngineConfig, EnrichConfig } from '../config';
+import { DEFAULT_OLLAMA_CHAT_MODEL, type EngineConfig, type EnrichConfig } from '../config';
 import { OllamaChatModel } from '../llm/ollamaChat';
 import { contextMessages, summaryMessages } from '../llm/prompts';
 import { ModelError, type ChatModel, type IndexedPassage } from '../types';
@@ -156,8 +156,6 @@ export async function enrichPassagesWithStats(
 /** Settings of the enrichments (EngineConfig.enrich). */
 export type EnrichSettings = EnrichConfig;
 
-export const DEFAULT_ENRICH_MODEL = 'qwen2.5:7b-instruct';
-
 /** Whether the configuration asks for any enrichment. */
 export function enrichEnabled(config: Pick<EngineConfig, 'embed'> & { enrich?: EnrichSettings }): boolean {
   return !!config.enrich && (config.enrich.contextual || config.enrich.summaries);
@@ -201,7 +199,7 @@ export async function enrichForIndex(
 ): Promise<EnrichedFile> {
   const e = o.config.enrich;
   if (!e || !enrichEnabled(o.config)) return { passages, complete: true };
-  const name = e.model ?? DEFAULT_ENRICH_MODEL;
+  const name = e.model ?? DEFAULT_OLLAMA_CHAT_MODEL;
   const host = o.config.embed.ollamaHost;
   const k = `${host}|${name}`;
   const broken = (o.run ?? new EnrichRun()).broken;

@@ -9,10 +9,10 @@
 //
 // Why per fragment: a commit writes only the vector columns (a partial-schema merge), and LanceDB 0.37 rewrites those
 // columns for the whole fragment each written row is in (in place: the rows stay under the keyword indexes). Commits of
-// 256 rows wrote each ~2,000-row fragment of a first build 8–9 times (~0.9 GB of superseded files on the real mix until
-// the optimize after the fill); one commit per fragment writes it once. For the same reason the run leaves its appended
-// fragments uncompacted until the fill is done (indexer.ts): on one compacted fragment of 75k rows every commit wrote
-// 117 MB (BENCHMARKS.md, "An in-process model's memory").
+// a few hundred rows wrote each fragment of a first build many times over (superseded files until the optimize after
+// the fill); one commit per fragment writes it once. For the same reason the run leaves its appended fragments
+// uncompacted until the fill is done (indexer.ts): on one compacted fragment every commit would rewrite the whole
+// table's vector columns (BENCHMARKS.md, "An in-process model's memory").
 import type { Engine } from '../engine';
 import { embeddingText } from '../text/compounds';
 import { createHash } from 'node:crypto';

@@ -1,11 +1,11 @@
 // A full garbage collection between a run's batch writes, once enough garbage may have piled up. Each written passage
-// leaves ~12 KB of dead ArrayBuffers (its vector, the Arrow copy, LanceDB's IPC buffer), and V8 frees ArrayBuffers
-// only in a full collection, which it schedules by the JS heap alone: after a large file had raised the heap's limit,
-// a run of the real mix carried ~280 MB of dead buffers and ~130 MB of dead heap into its peak (BENCHMARKS.md, w15m).
+// leaves dead ArrayBuffers (its vector, the Arrow copy, LanceDB's IPC buffer), and V8 frees ArrayBuffers only in a
+// full collection, which it schedules by the JS heap alone: after a large file had raised the heap's limit, a run
+// carried hundreds of MB of dead buffers and heap into its peak (BENCHMARKS.md, "Indexing process and memory").
 import * as v8 from 'node:v8';
 import * as vm from 'node:vm';
 
-/** Growth of JS heap + ArrayBuffers since the last collection that triggers the next one (real mix: 10 collections, 0.27 s). */
+/** Growth of JS heap + ArrayBuffers since the last collection that triggers the next one (few collections a run, each short). */
 export const GARBAGE_BUDGET_BYTES = 48 * 1024 * 1024;
 
 let collect: (() => void) | null | undefined;

@@ -1,7 +1,7 @@
 // A private temp directory for a process that builds LanceDB indexes. LanceDB (0.37) spills into the system temp
-// directory while it builds an index and leaves the files there: every IVF training a copy of all vectors (~220 MB at
-// 54k passages of the builtin embedder), every full-text build an empty directory. A machine that reindexes filled its
-// /tmp with them (79 GB in a day of this project's test runs; on a tmpfs that is memory). So each process that writes
+// directory while it builds an index and leaves the files there: every IVF training a copy of all vectors, every
+// full-text build an empty directory. A machine that reindexes fills its /tmp with them (on a tmpfs that is memory).
+// So each process that writes
 // an index is started with TMPDIR (TMP, TEMP on Windows) pointing at a directory of its own, which its parent deletes when
 // it exits; directories of parents that died first are deleted by the next one.
 import * as fs from 'node:fs';

@@ -11,11 +11,11 @@ export function isCfb(bytes: Uint8Array): boolean {
 const ENCRYPTED_PACKAGE = Buffer.from('EncryptedPackage', 'utf16le');
 
 /** Throws the right LoadError for an OOXML file that is really an OLE2/CFB container; returns otherwise. */
-export function rejectCfbOffice(bytes: Uint8Array, format: 'docx' | 'pptx' | 'xlsx'): void {
+/** `legacy`: the extension of the legacy binary format of `format` (formats.ts, `legacyExtension`). */
+export function rejectCfbOffice(bytes: Uint8Array, format: string, legacy: string): void {
   if (!isCfb(bytes)) return;
   if (Buffer.from(bytes.buffer, bytes.byteOffset, bytes.length).includes(ENCRYPTED_PACKAGE)) {
     throw new LoadError('password-protected', 'skipped: password-protected');
   }
-  const legacy = { docx: '.doc', pptx: '.ppt', xlsx: '.xls' }[format];
-  throw new LoadError('unsupported', `this is a legacy binary Office file (${legacy}) with a .${format} name; save it as .${format} to index it`);
+  throw new LoadError('unsupported', `this is a legacy binary Office file (.${legacy}) with a .${format} name; save it as .${format} to index it`);
 }

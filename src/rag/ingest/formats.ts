@@ -1,28 +1,10 @@
-// File extension → document format.
+// File extension → document format, by the format table (../formats.ts).
 import * as path from 'path';
-import type { DocFormat } from '../types';
+import { DOC_FORMATS, FORMATS, type DocFormat } from '../formats';
 
-const BY_EXTENSION: Record<string, DocFormat> = {
-  '.md': 'md',
-  '.markdown': 'md',
-  '.txt': 'txt',
-  '.html': 'html',
-  '.htm': 'html',
-  '.pdf': 'pdf',
-  '.docx': 'docx',
-  '.pptx': 'pptx',
-  '.xlsx': 'xlsx',
-  // Images are read by OCR (ingest/image.ts).
-  '.png': 'image',
-  '.jpg': 'image',
-  '.jpeg': 'image',
-  '.tif': 'image',
-  '.tiff': 'image',
-  '.webp': 'image',
-  '.bmp': 'image',
-};
+const BY_EXTENSION = new Map<string, DocFormat>(DOC_FORMATS.flatMap((f) => FORMATS[f].extensions.map((e) => [`.${e}`, f] as const)));
 
 /** The format of a file by its extension (case-insensitive), or null when the loaders do not handle it. */
 export function formatOf(filePath: string): DocFormat | null {
-  return BY_EXTENSION[path.extname(filePath).toLowerCase()] ?? null;
+  return BY_EXTENSION.get(path.extname(filePath).toLowerCase()) ?? null;
 }

@@ -163,8 +163,8 @@ function parseDocument(source: string): ReturnType<typeof parseHTML>['document']
 
 /**
  * Pages longer than this skip Readability and are indexed as their whole body minus chrome. Readability (made for one
- * article of a web page) clones and rescores the whole DOM: on an 8 MB generated manual (Node.js's api/all.html) it
- * took 8 of 16 s and raised the parse's peak from ~370 to ~790 MB. Pages this large are manuals, references and
+ * article of a web page) clones and rescores the whole DOM: on a multi-megabyte generated manual (Node.js's
+ * api/all.html) it took half of the parse and doubled its peak memory. Pages this large are manuals, references and
  * generated docs, whose body is the content.
  */
 export const READABILITY_MAX_CHARS = 1_000_000;

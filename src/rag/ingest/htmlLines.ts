@@ -13,7 +13,7 @@ export class HtmlLineLocator {
 
   constructor(source: string, decodeEntity: (entity: string) => string) {
     // The letters go into a growing UTF-16 buffer and the lines into runs: a string built one `+=` at a time and a
-    // number per letter took ~140 MB for an 8 MB HTML manual (4 M letters), more than its DOM.
+    // number per letter took more memory than a large HTML manual's DOM.
     let buf = new Uint16Array(Math.min(Math.max(source.length, 16), 1 << 20));
     let count = 0;
     const starts: number[] = [];

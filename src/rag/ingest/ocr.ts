@@ -98,7 +98,7 @@ interface TesseractData {
 
 let engine: { key: string; worker: Promise<TesseractWorker> } | null = null;
 
-/** An idle tesseract worker (~100–200 MB with two languages) is ended after this long without a page. */
+/** An idle tesseract worker (it holds its languages' models in memory) is ended after this long without a page. */
 const IDLE_MS = 60_000;
 let idleTimer: NodeJS.Timeout | null = null;
 

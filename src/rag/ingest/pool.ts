@@ -4,6 +4,7 @@ import { existsSync } from 'fs';
 import { stat } from 'fs/promises';
 import * as path from 'path';
 import { Worker } from 'worker_threads';
+import { READ_EXTENSIONS } from '../formats';
 import { LoadError, type ParsedDocument } from '../types';
 import { formatOf } from './formats';
 import type { OcrOptions } from './ocr';
@@ -78,8 +79,9 @@ function seconds(ms: number): string {
 }
 
 /**
- * A worker that parsed a file at least this large is replaced: V8 keeps a worker's grown heap long after the parse (an
- * 8 MB HTML manual's DOM, ~250 MB), so a run would otherwise carry it through every later file and its write.
+ * A worker that parsed a file at least this large is replaced: V8 keeps a worker's grown heap long after the parse (a
+ * large HTML manual's DOM is many times the file's size), so a run would otherwise carry it through every later file and
+ * its write.
  */
 export const RECYCLE_AFTER_BYTES = 2 * 1024 * 1024;
 
@@ -137,7 +139,7 @@ export class ParserPool {
     if (this.closed) throw new Error('ParserPool is closed');
     if (options.signal?.aborted) throw abortError(options.signal);
     const format = formatOf(absPath);
-    if (!format) throw new LoadError('unsupported', `unsupported file type "${path.extname(absPath) || '(none)'}"; supported: md, txt, html, pdf, docx, pptx, xlsx, png, jpg, tif, webp, bmp`);
+    if (!format) throw new LoadError('unsupported', `unsupported file type "${path.extname(absPath) || '(none)'}"; supported: ${READ_EXTENSIONS.join(', ')}`);
     const size = options.size ?? (await fileSize(absPath));
     if (options.signal?.aborted) throw abortError(options.signal);
     const limit = options.maxFileSizeMB * 1024 * 1024;

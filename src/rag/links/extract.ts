@@ -2,6 +2,7 @@
 // keys its passages provide (targets) and the edges they make. Edges to a target in the same file are resolved here;
 // edges to other files keep a key and are resolved when read (links/resolve.ts), so every row depends on its own file
 // only and is written and removed with it.
+import { locationKind } from '../formats';
 import type { DocFormat, LinkKind, LinkRow, Passage } from '../types';
 import { foldText } from '../text/fold';
 import { lawIdentity, legalReferences, pendingSectionKey, resolveLaw, sectionKey, sectionMarks, sectionStart } from './legal';
@@ -45,7 +46,7 @@ export function lawKey(id: string): string {
 
 /** The rows of one file: targets first, then edges. Deterministic for the same passages and source. */
 export function extractLinks(passages: Passage[], src: LinkSource): LinkRow[] {
-  const lines = src.raw !== undefined && (src.format === 'md' || src.format === 'html' || src.format === 'txt') ? src.raw.split('\n') : undefined;
+  const lines = src.raw !== undefined && locationKind(src.format) === 'lines' ? src.raw.split('\n') : undefined;
   const rangeOf = (p: Passage) => (lines && p.loc.startLine !== undefined && p.loc.endLine !== undefined ? `${p.loc.startLine}:${p.loc.endLine}` : undefined);
 
   // Units are the finest passages: L2, and an L1 section without passages of its own.
@@ -55,7 +56,7 @@ export function extractLinks(passages: Passage[], src: LinkSource): LinkRow[] {
   // Passages split from one block whose lines could not be narrowed (an HTML list holding a whole page) share that
   // block's source range. Their markup is read once, and each link goes to the passage that shows its text; the
   // Markdown-only names and terms come from each passage's own text. Reading the shared range for every passage gave
-  // every passage every link of the block (211,296 rows and ~1 GB for one 0.8 MB licence page).
+  // every passage every link of the block (hundreds of thousands of rows for one long licence page).
   const sharing = new Map<string, Passage[]>();
   for (const u of units) {
     const r = rangeOf(u);

@@ -1,47 +1,16 @@
 // Query analysis (German and English): language, type, multi-hop indicators, exact tokens, and from these
 // a level filter, a flow and a fusion weight. Rule-based and fast (no model).
+import { queryLanguage } from '../text/language';
 import type { Lang, Level } from '../types';
 import type { QueryAnalysis, QueryType } from './types';
 
 export interface AnalyzeOptions {
-  /** Language detector for longer texts (the chunker's); used when the query's own cues are inconclusive. */
+  /** Language detector for longer texts (the chunker's); used when the query's own cues are inconclusive (text/language.ts). */
   detect?: (text: string) => Lang;
   /** Default fusion weight of the vector list. */
   alpha?: number;
   /** Alpha used when the query carries exact tokens (keyword-heavy). */
   alphaExact?: number;
-}
-
-const DE_WORDS = new Set(
-  ('der die das den dem des ein eine einen einem einer und oder nicht ist sind wird werden wie was wann wer wo welche welcher welches ' +
-    'muss müssen kann können darf dürfen ich mein meine mir mich bei beim nach vor für mit ohne über unter zwischen vom zum zur im ' +
-    'auch noch nur wenn ob dass sich gilt gelten hat haben habe bis seit laut gibt es mehr als weniger alle zwischen ' +
-    'man mindestens darf dürfen soll sollen muß eines einer ' +
-    'welchem welchen wurde wurden war waren hatte hatten seine ihre ihren gegen zum heute immer')
-    .split(/\s+/),
-);
-const EN_WORDS = new Set(
-  ('the a an and or not is are were be been how what when who where which why do does did can could should would must may ' +
-    'i my me you your it its of to in on for with without by from into about between than then this that these those there ' +
-    'if all')
-    .split(/\s+/),
-);
-
-/** Language of a (short) query: umlauts/ß and function words decide, then the detector, then 'other'. */
-export function queryLanguage(query: string, detect?: (text: string) => Lang): Lang {
-  const words = query.toLowerCase().match(/[\p{L}]+/gu) ?? [];
-  let de = /[äöüß]/i.test(query) ? 1.5 : 0;
-  let en = 0;
-  for (const w of words) {
-    if (DE_WORDS.has(w)) de++;
-    if (EN_WORDS.has(w)) en++;
-  }
-  if (/§/.test(query)) de += 1;
-  if (de > en) return 'de';
-  if (en > de) return 'en';
-  const d = detect?.(query);
-  if (d && d !== 'other') return d;
-  return words.length ? (/(ung|keit|heit|schaft|lich|gesetz)\b/.test(query.toLowerCase()) ? 'de' : 'en') : 'other';
 }
 
 /** A case-insensitive regex whose \\b means a Unicode word boundary (so "überblick" and "für" match). */

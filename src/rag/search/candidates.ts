@@ -119,8 +119,8 @@ export async function gatherCandidates(store: IndexStore, embedder: Embedder, r:
       ]);
       return [...queries, ...passages];
     });
-    // The level filter is applied here, after the search: on a table without a vector index LanceDB's prefilter made
-    // flat search ~5x slower (bench/searchProfileFilter.ts). Passages of other levels are few, so 2x candidates suffice.
+    // The level filter is applied here, after the search: on a table without a vector index LanceDB's prefilter makes
+    // flat search several times slower (bench/searchProfileFilter.ts). Passages of other levels are few, so 2x candidates suffice.
     // Rare levels alone (e.g. only L0 summaries) are still prefiltered by the store.
     const allLevels = [0, 1, 2].every((l) => r.levels.includes(l as Level));
     const postfilter = r.levels.includes(2);
@@ -193,7 +193,7 @@ export async function gatherCandidates(store: IndexStore, embedder: Embedder, r:
         let w = r.rrfVectorWeight ?? 1;
         // A list in the other language that counts more than its base weight: the question is about documents in the
         // other language, which the builtin embedder's lexical vector of the question's own words cannot find, so the
-        // vector list gets the lowest weight of the range (EVALUATION.md, w14 section).
+        // vector list gets the lowest weight of the range (EVALUATION.md, "cross-language weights").
         const crossLanguage = i === 0 && weighted.some((l, j) => l.otherLanguage && listWeights[j] > l.weight);
         if (k && v && r.adaptiveVectorWeight && r.fusion === 'rrf') {
           const a = adaptiveVectorWeight(text, k, v, r.adaptiveVectorWeight, w);

@@ -1,11 +1,8 @@
 // Near-duplicate removal: a section (L1) and its passage (L2) often carry the same text, and overlapping chunks repeat
 // sentences. A hit whose words are mostly contained in a higher-ranked hit of the same file is dropped, so the slot
 // goes to new evidence.
+import { words } from '../text/words';
 import type { SearchHit } from '../types';
-
-function words(text: string): Set<string> {
-  return new Set(text.toLowerCase().match(/[\p{L}\p{N}]{3,}/gu) ?? []);
-}
 
 /** Share of the smaller word set found in the larger one. */
 export function containment(a: Set<string>, b: Set<string>): number {
@@ -21,7 +18,7 @@ export function dropNearDuplicates(hits: SearchHit[], threshold = 0.8): { hits: 
   const kept: { hit: SearchHit; words: Set<string> }[] = [];
   let dropped = 0;
   for (const hit of hits) {
-    const w = words(hit.passage.text);
+    const w = new Set(words(hit.passage.text, { minChars: 3 }));
     const dup = kept.some((k) => k.hit.passage.path === hit.passage.path && containment(k.words, w) >= threshold);
     if (dup) dropped++;
     else kept.push({ hit, words: w });

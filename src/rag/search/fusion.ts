@@ -1,13 +1,12 @@
 // Fusion of ranked candidate lists: reciprocal rank fusion (default) and weighted score fusion.
 import type { SearchHit } from '../types';
 
-export const RRF_K = 60;
-
 /**
- * Reciprocal rank fusion: score(d) = Σ_lists weight_l / (k + rank_l(d)), ranks 1-based.
+ * Reciprocal rank fusion: score(d) = Σ_lists weight_l / (k + rank_l(d)), ranks 1-based. `k` is the search
+ * settings' `rrfK` (search/configs.ts, BASE_SETTINGS).
  * The first occurrence of a passage keeps its passage/vector; a vector found in a later list is kept too.
  */
-export function reciprocalRankFusion(lists: SearchHit[][], k = RRF_K, weights?: number[]): SearchHit[] {
+export function reciprocalRankFusion(lists: SearchHit[][], k: number, weights?: number[]): SearchHit[] {
   const fused = new Map<string, SearchHit>();
   lists.forEach((list, li) => {
     const w = weights?.[li] ?? 1;

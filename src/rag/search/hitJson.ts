@@ -1,15 +1,16 @@
 // The JSON shape of a search result (CLI --json, the extension's tool): citation fields per format, text, score.
+import { locationKind } from '../formats';
 import type { SearchHit } from '../types';
 
 export interface HitJson {
   path: string;
-  /** Text formats (md, txt, html): 1-based inclusive line range as stored. */
+  /** Formats cited by lines (formats.ts: md, txt, html): 1-based inclusive line range as stored. */
   startLine?: number;
   endLine?: number;
-  /** PDF: 1-based physical page (pageEnd when the passage spans pages). */
+  /** Formats cited by pages (PDF): 1-based physical page (pageEnd when the passage spans pages). */
   page?: number;
   pageEnd?: number;
-  /** DOCX, PPTX, XLSX: a short verbatim quote. */
+  /** Formats cited by a quote (Office files, images): a short verbatim quote. */
   quote?: string;
   /** Set when the text was recognised by OCR (scanned PDF page, image): "recognised text (OCR)". */
   ocr?: { note: string; confidence: number };
@@ -44,10 +45,11 @@ export function hitToJson(h: SearchHit): HitJson {
     headingPath: p.headingPath,
     id: p.id,
   };
-  if (p.format === 'pdf') {
+  const kind = locationKind(p.format);
+  if (kind === 'pages') {
     if (p.loc.page !== undefined) out.page = p.loc.page;
     if (p.loc.pageEnd !== undefined && p.loc.pageEnd !== p.loc.page) out.pageEnd = p.loc.pageEnd;
-  } else if (p.format === 'docx' || p.format === 'pptx' || p.format === 'xlsx' || p.format === 'image') {
+  } else if (kind === 'quote') {
     if (p.loc.quote !== undefined) out.quote = p.loc.quote;
   } else {
     if (p.loc.startLine !== undefined) out.startLine = p.loc.startLine;

@@ -3,18 +3,7 @@
 // "Kündigungsschutz ... Klage".
 import type { Lang } from '../types';
 import { splitCompound, type WordCounts } from '../text/compounds';
-// eslint-disable-next-line @typescript-eslint/no-require-imports
-const snowball = require('snowball-stemmers') as { newStemmer(lang: string): { stem(word: string): string } };
-
-const stemmers = new Map<string, { stem(word: string): string }>();
-function stemmer(lang: 'de' | 'en') {
-  let s = stemmers.get(lang);
-  if (!s) {
-    s = snowball.newStemmer(lang === 'de' ? 'german' : 'english');
-    stemmers.set(lang, s);
-  }
-  return s;
-}
+import { stem } from '../text/stem';
 
 /** The keyword-only variant, or undefined when it would equal the query. */
 export function lexicalVariant(query: string, lang: Lang, counts: WordCounts): string | undefined {
@@ -23,7 +12,7 @@ export function lexicalVariant(query: string, lang: Lang, counts: WordCounts): s
   const out: string[] = [];
   for (const w of words) {
     const parts = l === 'de' ? splitCompound(w, counts) : [];
-    for (const p of parts.length ? parts : [w]) out.push(stemmer(l).stem(p.toLowerCase()));
+    for (const p of parts.length ? parts : [w]) out.push(stem(p.toLowerCase(), l));
   }
   const v = out.join(' ');
   return v && v !== query.toLowerCase() ? v : undefined;

@@ -4,70 +4,19 @@
 import { existsSync, readFileSync } from 'node:fs';
 import * as path from 'node:path';
 import { gunzipSync } from 'node:zlib';
-// eslint-disable-next-line @typescript-eslint/no-require-imports
-const snowball = require('snowball-stemmers') as { newStemmer(lang: string): { stem(word: string): string } };
+import { stem, type StemLang } from '../text/stem';
+import { STOP_WORDS } from '../text/stopWords';
+import { words } from '../text/words';
 
-export type LexLang = 'de' | 'en';
-
-const stemmers = new Map<LexLang, { stem(word: string): string }>();
-function stemmer(lang: LexLang) {
-  let s = stemmers.get(lang);
-  if (!s) {
-    s = snowball.newStemmer(lang === 'de' ? 'german' : 'english');
-    stemmers.set(lang, s);
-  }
-  return s;
-}
-
-/** Snowball stem of one lower-cased word (umlauts folded by the German stemmer). */
-export function stem(word: string, lang: LexLang): string {
-  const cache = stemCache[lang];
-  let s = cache.get(word);
-  if (s === undefined) {
-    if (cache.size > 100_000) cache.clear();
-    s = stemmer(lang).stem(word.toLowerCase());
-    cache.set(word, s);
-  }
-  return s;
-}
-const stemCache: Record<LexLang, Map<string, string>> = { de: new Map(), en: new Map() };
-
-/** General function words (Snowball's stop lists, shortened); never expanded and never part of a key. */
-const STOP: Record<LexLang, Set<string>> = {
-  de: new Set(
-    ('aber alle allem allen aller alles als also am an ander andere anderem anderen anderer anderes anders auch auf aus bei beim bin bis ' +
-      'bist da damit dann das dass daß dein deine dem den denn der des dessen deshalb die dies diese diesem diesen dieser dieses doch dort du ' +
-      'durch ein eine einem einen einer eines einig einige er es etwas euch euer für gegen gewesen hab habe haben hat hatte hatten hier hin ' +
-      'hinter ich ihm ihn ihnen ihr ihre im in indem ins ist jede jedem jeden jeder jedes jene jetzt kann kein keine können könnte machen man ' +
-      'manche mein meine mich mir mit muss musste müssen nach nicht nichts noch nun nur ob oder ohne sehr sein seine selbst sich sie sind so ' +
-      'solche soll sollen sollte sondern sonst über um und uns unser unter viel vom von vor während war waren warum was weil welche welchem ' +
-      'welchen welcher welches wenn wer werde werden wie wieder will wir wird wo wollen wurde wurden zu zum zur zwar zwischen wann wieviel ' +
-      'viele darf dürfen kann gibt geben gilt etw jdn jdm jds sich ab meinen meinem meiner meines deinen deinem deiner seinen seinem seiner ' +
-      'ihrem ihren ihrer unsere unseren euren dann denn wem wen wessen mal schon sowie bzw usw')
-      .split(/\s+/),
-  ),
-  en: new Set(
-    ('a about above after again against all am an and any are as at be because been before being below between both but by can could did do ' +
-      'does doing down during each few for from further had has have having he her here hers herself him himself his how i if in into is it ' +
-      'its itself just me more most my myself no nor not now of off on once only or other our ours out over own same she should so some such ' +
-      'than that the their theirs them then there these they this those through to too under until up very was we were what when where which ' +
-      'while who whom why will with would you your yours get got many much must may might shall one sb sth someone something')
-      .split(/\s+/),
-  ),
-};
+export type LexLang = StemLang;
 
 export function isStopWord(word: string, lang: LexLang): boolean {
-  return STOP[lang].has(word.toLowerCase());
+  return STOP_WORDS[lang].has(word.toLowerCase());
 }
 
 /** The text with the words of the stop list of `lang` removed; words inside identifiers (`Cargo.toml`, `opt-level`) stay. */
 export function withoutStopWords(text: string, lang: LexLang): string {
-  return text.replace(/(?<![\p{L}\p{N}_.\-])\p{L}+(?![\p{L}\p{N}_.\-])/gu, (w) => (STOP[lang].has(w.toLowerCase()) ? ' ' : w));
-}
-
-/** Lower-cased word tokens (letters and digits). */
-export function words(text: string): string[] {
-  return (text.toLowerCase().match(/[\p{L}\p{N}]+/gu) ?? []);
+  return text.replace(/(?<![\p{L}\p{N}_.\-])\p{L}+(?![\p{L}\p{N}_.\-])/gu, (w) => (STOP_WORDS[lang].has(w.toLowerCase()) ? ' ' : w));
 }
 
 /** A content word: not a stop word, at least 3 characters, not only digits. */
@@ -91,9 +40,9 @@ export function termKey(term: string, lang: LexLang): string {
 
 /**
  * One compiled word list: section ('de', 'en', 'de-en', 'en-de') → key → targets, best first. The list stays one UTF-8
- * buffer, and an open-addressing table of line offsets, hashed by the line's `section\tkey\t` bytes, finds a key: the
- * three lists take ~30 MB instead of the ~150 MB of a Map per section (every process that searches loads them, the
- * extension host included; BENCHMARKS.md).
+ * buffer, and an open-addressing table of line offsets, hashed by the line's `section\tkey\t` bytes, finds a key: a
+ * fraction of the memory of a Map per section (every process that searches loads them, the extension host included;
+ * BENCHMARKS.md).
  */
 export class Lexicon {
   private constructor(

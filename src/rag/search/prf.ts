@@ -4,7 +4,9 @@
 import type { Lang, Level, SearchHit } from '../types';
 import type { IndexStore } from '../store/types';
 import { reciprocalRankFusion } from './fusion';
-import { isContentWord, stem, words, type LexLang } from './lexicon';
+import { stem } from '../text/stem';
+import { words } from '../text/words';
+import { isContentWord, type LexLang } from './lexicon';
 import type { Tracer } from './trace';
 
 export interface PrfOptions {

@@ -13,7 +13,7 @@ import { lexicalVariant } from './lexical';
 import { compoundParts } from '../text/compounds';
 import { derivationTerms } from '../text/derivations';
 import { spellingTerms } from '../text/spelling';
-import { stem } from './lexicon';
+import { stem } from '../text/stem';
 import { currentVocabulary } from '../store/vocabulary';
 import { capPerDocument, dropNearDuplicates } from './dedupe';
 import { describeModelFailure } from '../llm/chatCall';

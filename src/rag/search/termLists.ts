@@ -2,7 +2,9 @@
 // (OpenThesaurus / WordNet) and their translations into the other language (Ding). Each becomes its own keyword list with
 // its own weight in the fusion; the question's own lists are never changed. Lookups are in-memory map reads.
 import type { Lang, SearchHit } from '../types';
-import { IDIOM_MARK, isContentWord, loadLexicon, stem, termKey, words, type LexLang, type Lexicon } from './lexicon';
+import { stem } from '../text/stem';
+import { words } from '../text/words';
+import { IDIOM_MARK, isContentWord, loadLexicon, termKey, type LexLang, type Lexicon } from './lexicon';
 
 /** One extra keyword list: the text searched, the column's language, and what was added (for the trace). */
 export interface TermList {

@@ -9,6 +9,7 @@
 // and the fixed `rrfVectorWeight` when the top 10 of the two lists share no passage.
 import { foldText } from '../text/fold';
 import { FUNCTION_WORDS } from '../text/language';
+import { words } from '../text/words';
 import type { SearchHit } from '../types';
 
 /** Hits of each list compared (coverage, overlap). */
@@ -16,7 +17,7 @@ export const ADAPTIVE_TOP = 10;
 
 /** Content words of a query: folded, ≥ 3 letters, no function words, each once. */
 export function contentTerms(query: string): string[] {
-  return [...new Set((foldText(query).match(/[\p{L}\p{N}]+/gu) ?? []).filter((t) => t.length >= 3 && !FUNCTION_WORDS.has(t)))];
+  return [...new Set(words(foldText(query)).filter((t) => t.length >= 3 && !FUNCTION_WORDS.has(t)))];
 }
 
 /**

@@ -1,6 +1,6 @@
 // Builds Arrow tables column by column from our rows. lancedb's makeArrowTable converts row objects value by value
-// (about 1 ms per 1024-dim row on this machine, blocking the JS thread), and apache-arrow's own builders
-// (vectorFromArray) encode every string separately: for the 10k-file bench that was 1.6 s of the run's thread. Here each
+// (slow for long vectors, blocking the JS thread), and apache-arrow's own builders (vectorFromArray) encode every string
+// separately, a noticeable share of a large run's thread. Here each
 // column's buffers are filled directly: a vector column is one Float32Array copy, a string column one UTF-8 encode of
 // the column (when it is ASCII) or one write per value into one buffer.
 import {

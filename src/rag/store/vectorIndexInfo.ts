@@ -6,17 +6,16 @@ import * as path from 'node:path';
 export const VECTOR_INDEX_FILE = 'vector-index.json';
 
 /**
- * From this many passages a vector index (IVF_RQ, or IVF_FLAT: vectorIndexKind; cosine) is trained: searched whole it gives the scan's hits faster
- * (101k passages: 13–18 against 218 ms a query). Below it a scan costs a few ms and the training would cost more than it
- * saves. (Until 2026-11-27 it was 10,000: an index searched in part lost quality depending on its random training, and
- * SciFact sat near the line. At 5,000 the gate's SciFact set searches an index.)
+ * From this many passages a vector index (IVF_RQ, or IVF_FLAT: vectorIndexKind; cosine) is trained: searched whole it
+ * gives the scan's hits, many times faster on a large index (BENCHMARKS.md). Below it a scan is quick and the training
+ * would cost more than it saves. At this size the gate's SciFact set searches an index, so the gate covers it.
  */
 export const VECTOR_INDEX_MIN_ROWS = 5_000;
 
 /**
  * Bits per dimension of the IVF_RQ codes (RaBitQ). The index holds these codes instead of the full vectors, which an
- * IVF_FLAT index kept in LanceDB's cache of every process that searched (~400 MB at 101k passages of 1,024 dimensions;
- * 4-bit codes are an eighth). With 1 bit the candidates need a large refine factor (recall@80 0.99 at 10); with 4 bits
+ * IVF_FLAT index kept in LanceDB's cache of every process that searched (4-bit codes are an eighth of 32-bit floats).
+ * With 1 bit the candidates need a large refine factor; with 4 bits
  * the estimate is close enough that twice k candidates already held every true neighbour (BENCHMARKS.md, "The vector
  * index as 4-bit codes").
  */
@@ -39,9 +38,9 @@ export function vectorIndexKind(dimension: number | undefined): 'ivf_rq' | 'ivf_
 /**
  * A search takes k × this many candidates (at least VECTOR_REFINE_MIN_CANDIDATES) by the codes' estimated distance, from
  * every partition, and ranks them by the full vectors read from the table (LanceDB's refineFactor), so the hits are the
- * exact nearest rows unless a true neighbour's estimate falls behind that many others. Measured: twice k was enough for
- * 300 SciFact and 42 workspace questions at 75k–101k passages; 4 is the margin, ~3 ms a query. Uniform random vectors,
- * the worst case, need 100 candidates for k = 10 (recall@10 1.0 over 50 questions in 64 and 384 dimensions).
+ * exact nearest rows unless a true neighbour's estimate falls behind that many others. Twice k was enough for the
+ * evaluation questions on the large indexes (BENCHMARKS.md); 4 is the margin, at a small cost a query. Uniform random
+ * vectors, the codes' worst case, need more: VECTOR_REFINE_MIN_CANDIDATES.
  */
 export const VECTOR_REFINE_FACTOR = 4;
 export const VECTOR_REFINE_MIN_CANDIDATES = 100;
