@@ -5,6 +5,7 @@ import { DEFAULT_STORE_DIRNAME, defaultConfig, type ChunkConfig, type EmbedConfi
 import { createEmbedder } from './embed';
 import { ParserPool } from './ingest';
 import { openStore } from './store';
+import { checkDefaultStore } from './store/location';
 import { readMeta } from './store/meta';
 import type { IndexStore } from './store/types';
 import type { Embedder } from './types';
@@ -97,6 +98,7 @@ export function engineConfig(o: Pick<OpenEngineOptions, 'config' | 'settingsFrom
 export async function openEngine(o: OpenEngineOptions): Promise<Engine> {
   const folder = path.resolve(o.folder);
   const storeDir = path.resolve(o.storeDir ?? path.join(folder, DEFAULT_STORE_DIRNAME));
+  if (!o.storeDir) checkDefaultStore(folder, storeDir);
   const config = engineConfig(o, storeDir);
   const store = await openStore(storeDir);
   const warnings: string[] = [];
