@@ -58,11 +58,13 @@ export function toRel(folder: string, abs: string): string {
 }
 
 /**
- * A relative path from an untrusted source ('/' or '\' separators, '.' and '..' segments), normalised to '/'
- * separators — or undefined when it is empty, absolute or leaves the folder once '..' is resolved.
+ * A relative path from an untrusted source ('/' separators, and '\' on Windows, where it is one too; '.' and '..'
+ * segments), normalised to '/' separators — or undefined when it is empty, absolute or leaves the folder once '..' is
+ * resolved. On POSIX a '\' is a character of a name (as in the index's paths, toRel), not a separator: `back\slash.md`
+ * names that file, never `back/slash.md`. `sep` is the platform's separator (a parameter for tests).
  */
-export function containedRelPath(rel: string): string | undefined {
-  const slashed = rel.replace(/\\/g, '/');
+export function containedRelPath(rel: string, sep: string = path.sep): string | undefined {
+  const slashed = sep === '\\' ? rel.replace(/\\/g, '/') : rel;
   if (slashed.startsWith('/') || /^[a-zA-Z]:/.test(slashed) || slashed.includes('\0')) return undefined;
   const norm = path.posix.normalize(slashed).replace(/\/+$/, '');
   if (norm === '' || norm === '.' || norm === '..' || norm.startsWith('../')) return undefined;
