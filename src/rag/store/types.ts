@@ -74,6 +74,8 @@ export interface IndexMeta {
   runInProgress?: { startedAt: number; pid: number };
   /** A run left its compaction to the vector-index step's process (`deferCompaction`); any optimize() clears it. */
   compactionDeferred?: boolean;
+  /** The store folder's identity when the index was created here (meta.ts storeHome): another one means copied in. */
+  home?: string;
 }
 
 /** One file's new content for `replaceFiles`. */
