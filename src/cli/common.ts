@@ -5,6 +5,7 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import { parseArgs, type ParseArgsConfig } from 'node:util';
 import { DEFAULT_STORE_DIRNAME } from '../rag/config';
+import { checkDefaultStore } from '../rag/store/location';
 
 export class UsageError extends Error {}
 
@@ -109,11 +110,13 @@ export function parse<T extends NonNullable<ParseArgsConfig['options']>>(argv: s
 /**
  * Default store: <folder>/.docs-rag, always absolute (LanceDB treats some relative paths as cloud URIs). When the folder is
  * read-only and has no index yet, the index goes to the user's cache instead (said on stderr), so read-only document
- * folders can still be indexed and searched.
+ * folders can still be indexed and searched. A `.docs-rag` that is or holds a symbolic link is refused (checkDefaultStore):
+ * it came with the folder and could send the index's writes outside it; a --store the user gives is used as given.
  */
 export function resolveStore(folder: string, store?: string): string {
   if (store) return path.resolve(store);
   const inFolder = path.resolve(folder, DEFAULT_STORE_DIRNAME);
+  checkDefaultStore(path.resolve(folder), inFolder);
   if (fs.existsSync(inFolder) || isWritable(path.resolve(folder))) return inFolder;
   const cacheRoot = process.env.XDG_CACHE_HOME || path.join(os.homedir(), '.cache');
   const key = createHash('sha256').update(path.resolve(folder)).digest('hex').slice(0, 12);

@@ -11,8 +11,10 @@ export async function run(argv: string[]): Promise<number> {
   const { values } = parse(argv, { folder: { type: 'string' }, store: { type: 'string' }, json: { type: 'boolean' } });
   const folder = requireFolder(values.folder);
   const storeDir = resolveStore(folder, values.store);
+  // The repair and build hints name the same store as this command: without --store they would build a second index.
+  const indexCommand = (...flags: string[]) => ['docs-rag index', shellWord(folder), ...(values.store ? ['--store', shellWord(storeDir)] : []), ...flags].join(' ');
   if (!fs.existsSync(path.join(storeDir, META_FILE))) {
-    const msg = `No index at ${storeDir}. Build it with: docs-rag index ${folder}`;
+    const msg = `No index at ${storeDir}. Build it with: ${indexCommand()}`;
     if (values.json) printJson({ indexed: false, store: storeDir, message: msg });
     else process.stderr.write(`docs-rag: ${msg}\n`);
     return values.json ? 0 : 1;
@@ -32,13 +34,13 @@ export async function run(argv: string[]): Promise<number> {
       `Links: ${report.links} (${Object.entries(report.linksByKind).map(([k, n]) => `${k} ${n}`).join(', ')}; ${report.unresolvedLinks} not resolved: target not in the index)${report.linksCounted?.pending ? ` as counted ${new Date(report.linksCounted.at).toISOString()}; the index maintenance counts them again` : ''}`,
       `Embedder: ${embedder ? `${embedder.id}:${embedder.model} (dimension ${embedder.dimension})` : 'none'}`,
       `Vector search: ${describeVectorSearch(report.vectorIndex, report.passages.total)}`,
-      `Vectors: ${report.vectors.filled} of ${report.vectors.total}${report.vectors.filled < report.vectors.total ? ` (keyword search covers every passage; ${report.running ? 'the running index run fills the rest' : `the next run fills the rest: docs-rag index ${folder}`})` : ''}`,
+      `Vectors: ${report.vectors.filled} of ${report.vectors.total}${report.vectors.filled < report.vectors.total ? ` (keyword search covers every passage; ${report.running ? 'the running index run fills the rest' : `the next run fills the rest: ${indexCommand()}`})` : ''}`,
       `Last run: ${lastRun ? `${new Date(lastRun.finishedAt).toISOString()} (${((lastRun.finishedAt - lastRun.startedAt) / 1000).toFixed(1)} s, ${lastRun.errors} problems)` : 'never'}`,
     ];
     if (report.settings) lines.push(`Settings: ${describeSettings(report.settings)} (runs and docs-rag mcp without flags keep them)`);
-    if (lastRun?.ignored) lines.push(`Left out by .gitignore / .ignore files at the last walk: ${lastRun.ignored} document(s) and folder(s) (docs-rag index --no-ignore-files indexes them).`);
+    if (lastRun?.ignored) lines.push(`Left out by .gitignore / .ignore files at the last walk: ${lastRun.ignored} document(s) and folder(s) (${indexCommand('--no-ignore-files')} indexes them).`);
     if (report.running) lines.push(`An index run is in progress (pid ${report.running.pid}).`);
-    if (report.interrupted) lines.push(`The last run did not finish (killed?). The next run repairs the index: docs-rag index ${folder}`);
+    if (report.interrupted) lines.push(`The last run did not finish (killed?). The next run repairs the index: ${indexCommand()}`);
     if (problems.length > 0) {
       lines.push('Not indexed:');
       for (const p of problems) lines.push(`  ${p.path}: ${p.reason}`);
@@ -48,6 +50,11 @@ export async function run(argv: string[]): Promise<number> {
   } finally {
     await store.close();
   }
+}
+
+/** A path as one shell word: as it is when it holds only safe characters, else in single quotes. */
+export function shellWord(s: string): string {
+  return /^[\w@%+=:,./-]+$/.test(s) ? s : `'${s.replace(/'/g, `'\\''`)}'`;
 }
 
 /** One line of what the last run's settings were. */

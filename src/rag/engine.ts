@@ -5,7 +5,8 @@ import { DEFAULT_STORE_DIRNAME, defaultConfig, type ChunkConfig, type EmbedConfi
 import { createEmbedder } from './embed';
 import { ParserPool } from './ingest';
 import { openStore } from './store';
-import { readMeta } from './store/meta';
+import { checkDefaultStore } from './store/location';
+import { readMeta, storeHome } from './store/meta';
 import type { IndexStore } from './store/types';
 import type { Embedder } from './types';
 import { prepareWorkerPath } from './index/prepareFile';
@@ -81,16 +82,24 @@ export function mergeConfig(overrides: EngineConfigOverrides = {}, recorded?: Re
 
 /** The configuration an engine on `storeDir` runs with (see OpenEngineOptions.settingsFromIndex). */
 export function engineConfig(o: Pick<OpenEngineOptions, 'config' | 'settingsFromIndex'>, storeDir: string): EngineConfig {
-  return mergeConfig(o.config, o.settingsFromIndex ? readRecordedSettings(readMeta(storeDir)?.settings) : undefined);
+  // The settings recorded by an index made elsewhere (e.g. following symbolic links out of the folder) are not taken.
+  const meta = o.settingsFromIndex ? readMeta(storeDir) : null;
+  return mergeConfig(o.config, meta && meta.home === storeHome(storeDir) ? readRecordedSettings(meta.settings) : undefined);
 }
 
 export async function openEngine(o: OpenEngineOptions): Promise<Engine> {
   const folder = path.resolve(o.folder);
   const storeDir = path.resolve(o.storeDir ?? path.join(folder, DEFAULT_STORE_DIRNAME));
+  if (!o.storeDir) checkDefaultStore(folder, storeDir);
   const config = engineConfig(o, storeDir);
   const store = await openStore(storeDir);
   const warnings: string[] = [];
-  const recorded = store.meta()?.embedder;
+  const opened = store.meta();
+  // An index that came with the folder (copied or cloned) is not this program's work on these files: said until a run rebuilds it.
+  if (opened && opened.home !== storeHome(storeDir)) {
+    warnings.push('This index was not built in this place (copied or cloned with the folder, or made by an older version): its passages are not verified against the files until the next index run rebuilds it.');
+  }
+  const recorded = opened?.embedder;
   if (recorded && !o.embedderOverride) {
     if (recorded.id === 'ollama' || recorded.id === 'builtin' || recorded.id === 'local') config.embed.provider = recorded.id;
     if (recorded.id === 'ollama') config.embed.model = recorded.model;

@@ -1,10 +1,10 @@
 // Read-only virtual documents (`docs-rag-extract:`) that show the text extracted from PDF, DOCX, PPTX and XLSX files,
 // built from the passages in the index, so a citation into such a file can select its exact range and name its page.
 import * as vscode from 'vscode';
-import { containedRelPath } from '../rag/index/pathFilter';
+import { createPathFilter, originalFile } from '../rag/index/pathFilter';
 import type { Passage } from '../rag/types';
 import type { EngineHost } from './engineHost';
-import { fileUri } from './locations';
+import { readSettings } from './settings';
 import { OCR_NOTE } from '../rag/search/hitJson';
 
 export const EXTRACT_SCHEME = 'docs-rag-extract';
@@ -139,14 +139,17 @@ export class ExtractedTextProvider implements vscode.TextDocumentContentProvider
   }
 
   /**
-   * The original file behind an extracted-text document. The path comes from a URI anyone can build: once '..' is
-   * resolved it must stay inside the workspace folder, otherwise this throws and nothing is opened.
+   * The original file behind an extracted-text document. The path comes from a URI anyone can build: it must name a
+   * document the index reads (format, globs, ignore files) whose real path, links resolved, stays inside the workspace
+   * folder; otherwise this throws and nothing is opened.
    */
   originalOf(uri: vscode.Uri): vscode.Uri {
     const { folder, rel } = this.parse(uri);
-    const inside = containedRelPath(rel);
-    if (!inside) throw new Error(`Docs RAG: refusing to open "${rel}": it is not inside the workspace folder "${folder.name}".`);
-    return fileUri(folder, inside);
+    const s = readSettings(folder);
+    const filter = createPathFilter(folder.uri.fsPath, { include: s.include, exclude: s.exclude, storeDir: this.host.storeDirFor(folder), useIgnoreFiles: s.useIgnoreFiles });
+    const found = originalFile(folder.uri.fsPath, rel, filter);
+    if ('refused' in found) throw new Error(`Docs RAG: refusing to open "${rel}" from the workspace folder "${folder.name}": ${found.refused}.`);
+    return vscode.Uri.file(found.abs);
   }
 
   dispose(): void {

@@ -16,10 +16,20 @@ describe('index: the shared path filter (walker and watcher)', () => {
 
   it('containedRelPath normalises ".." and refuses paths that leave the folder', () => {
     assert.equal(containedRelPath('docs/../ArbZG.docx'), 'ArbZG.docx');
-    assert.equal(containedRelPath('docs\\sub\\a.pdf'), 'docs/sub/a.pdf');
     assert.equal(containedRelPath('./a.pdf'), 'a.pdf');
-    for (const bad of ['../secret.pdf', 'docs/../../secret.pdf', '..\\..\\etc\\passwd', '/etc/passwd', 'C:/x.pdf', '', '.', 'docs/..', 'a\0b']) {
-      assert.equal(containedRelPath(bad), undefined, JSON.stringify(bad));
+    for (const sep of ['/', '\\']) {
+      for (const bad of ['../secret.pdf', 'docs/../../secret.pdf', '/etc/passwd', 'C:/x.pdf', '', '.', 'docs/..', 'a\0b']) {
+        assert.equal(containedRelPath(bad, sep), undefined, JSON.stringify(bad));
+      }
     }
+    // Windows: '\' separates, so it is normalised and cannot climb out either.
+    assert.equal(containedRelPath('docs\\sub\\a.pdf', '\\'), 'docs/sub/a.pdf');
+    assert.equal(containedRelPath('..\\..\\etc\\passwd', '\\'), undefined);
+  });
+
+  it('containedRelPath keeps a POSIX name with a backslash as that name (the index stores it so)', () => {
+    assert.equal(containedRelPath('back\\slash.md', '/'), 'back\\slash.md');
+    // One name, inside the folder: no way out through it.
+    assert.equal(containedRelPath('..\\..\\etc\\passwd', '/'), '..\\..\\etc\\passwd');
   });
 });

@@ -67,7 +67,9 @@ export function chunkDocument(
 ): IndexedPassage[] {
   const { embedText } = options;
   if (config.strategy === 'semantic' && !embedText) throw new Error("chunkDocument: the 'semantic' strategy needs options.embedText");
-  const path = file.path.replace(/\\/g, '/');
+  // The walk's relative path as it is ('/' separators on every OS; on POSIX a '\' is part of a name): the passages
+  // carry exactly the path their file record has, which is what removing the file deletes by.
+  const path = file.path;
   const title = documentTitle(doc, path);
   const size = sizeFor(doc.format, config);
   let sections = groupSections(doc, title);

@@ -3,8 +3,10 @@
 // (Report.PDF is a PDF), exclude globs, the store folder and the folder's ignore files (index/ignoreFiles.ts) are honoured
 // the same way. Also normalises relative paths that come from outside (URIs, hints) and says whether they stay inside
 // the folder.
+import * as fs from 'node:fs';
 import * as path from 'node:path';
 import picomatch from 'picomatch';
+import { formatOf } from '../ingest/formats';
 import { createIgnoreRules, ignoreFileMatters, isIgnoreFile } from './ignoreFiles';
 
 export interface PathFilterOptions {
@@ -58,13 +60,47 @@ export function toRel(folder: string, abs: string): string {
 }
 
 /**
- * A relative path from an untrusted source ('/' or '\' separators, '.' and '..' segments), normalised to '/'
- * separators — or undefined when it is empty, absolute or leaves the folder once '..' is resolved.
+ * A relative path from an untrusted source ('/' separators, and '\' on Windows, where it is one too; '.' and '..'
+ * segments), normalised to '/' separators — or undefined when it is empty, absolute or leaves the folder once '..' is
+ * resolved. On POSIX a '\' is a character of a name (as in the index's paths, toRel), not a separator: `back\slash.md`
+ * names that file, never `back/slash.md`. `sep` is the platform's separator (a parameter for tests).
  */
-export function containedRelPath(rel: string): string | undefined {
-  const slashed = rel.replace(/\\/g, '/');
+export function containedRelPath(rel: string, sep: string = path.sep): string | undefined {
+  const slashed = sep === '\\' ? rel.replace(/\\/g, '/') : rel;
   if (slashed.startsWith('/') || /^[a-zA-Z]:/.test(slashed) || slashed.includes('\0')) return undefined;
   const norm = path.posix.normalize(slashed).replace(/\/+$/, '');
   if (norm === '' || norm === '.' || norm === '..' || norm.startsWith('../')) return undefined;
   return norm;
+}
+
+/**
+ * The file behind a relative path from an untrusted source (a URI anyone can build) that may be handed to the system
+ * viewer: only a regular file of a format the index reads, that the filter selects (globs, ignore files, not the store,
+ * in no excluded folder), whose real path (every link resolved) lies inside the folder. Returns that real path, or why
+ * it is refused.
+ */
+export function originalFile(folder: string, rel: string, filter: PathFilter, sep: string = path.sep): { abs: string } | { refused: string } {
+  const inside = containedRelPath(rel, sep);
+  if (!inside) return { refused: 'it is not inside the workspace folder' };
+  const parts = inside.split('/');
+  const selected = (r: string, ps = r.split('/')) =>
+    !!formatOf(r) && filter.accepts(r) && ps.slice(0, -1).every((_, i) => filter.entersDir(ps.slice(0, i + 1).join('/')));
+  const notRead = { refused: 'it is not a document the index reads' };
+  if (!selected(inside)) return notRead;
+  let real: string;
+  let realFolder: string;
+  try {
+    real = fs.realpathSync(path.join(folder, ...parts));
+    realFolder = fs.realpathSync(folder);
+  } catch {
+    return { refused: 'it does not exist' };
+  }
+  const back = path.relative(realFolder, real);
+  if (back === '' || back === '..' || back.startsWith(`..${path.sep}`) || path.isAbsolute(back)) {
+    return { refused: 'it is a link that leads out of the workspace folder' };
+  }
+  // A link is judged by what it leads to too: a .pdf name linked to a script is not a document of the index.
+  if (!selected(back.split(path.sep).join('/'))) return notRead;
+  if (!fs.statSync(real).isFile()) return { refused: 'it is not a regular file' };
+  return { abs: real };
 }

@@ -44,6 +44,11 @@ export async function processFile(c: Candidate, ctx: FileJobContext): Promise<Fi
   const { entry, previous } = c;
   progress.report('parse', entry.path);
   const base = { path: entry.path, size: entry.size, mtimeMs: entry.mtimeMs, pipelineKey: keys.full, indexedAt: Date.now() };
+  // Not a readable file (a named pipe, a link loop): never opened, recorded with the walk's reason.
+  if (entry.skip) {
+    if (previous) await ctx.vocabulary.forget(entry.path);
+    return { kind: 'status', record: { ...base, hash: '', status: 'skipped', reason: entry.skip, passages: 0 } };
+  }
   const reusable = previous && !ctx.full && previous.pipelineKey === expectedKey(previous, keys.full, limits);
   const tooLarge = entry.size > config.ingest.maxFileSizeMB * 1024 * 1024;
   // A file over the size limit is not read at all (the pool refuses it): size + mtime stand in for its content hash.

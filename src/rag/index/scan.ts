@@ -27,11 +27,14 @@ export async function scanChanges(
     followExternalSymlinks: config.ingest.followExternalSymlinks === true,
     useIgnoreFiles: config.ingest.useIgnoreFiles !== false,
     counts: { ignored: 0 },
+    special: [] as WalkEntry[],
   };
   let walked: WalkEntry[];
   let scope: Set<string> | undefined;
   if (o.paths) ({ entries: walked, scope } = await statPaths(engine.folder, o.paths, walkOptions));
   else walked = await walkFolder(engine.folder, walkOptions);
+  // Named pipes, link loops and the like are planned like files: their record says why they are skipped.
+  if (walkOptions.special.length > 0) walked = [...walked, ...walkOptions.special].sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
   progress.lap('walk');
   // A walk cut short by a cancel lists only part of the folder: planning from it would remove every file it missed.
   const plan: IndexPlan = o.signal?.aborted

@@ -12,6 +12,8 @@ export interface WalkEntry {
   abs: string;
   size: number;
   mtimeMs: number;
+  /** Why a selected path cannot be read as a document (a named pipe, a link loop…): it is recorded as skipped, unread. */
+  skip?: string;
 }
 
 export interface WalkOptions {
@@ -26,6 +28,29 @@ export interface WalkOptions {
   useIgnoreFiles?: boolean;
   /** Filled by the walk: documents and folders the globs select that ignore files left out (folders not entered). */
   counts?: { ignored: number };
+  /**
+   * Filled by the walk: paths the globs select that are not readable files (named pipes, sockets, devices, links that
+   * loop or point to nothing), each with its reason (`skip`). Never opened: reading a named pipe would block.
+   */
+  special?: WalkEntry[];
+}
+
+/** Why `abs` (not a regular file once links are followed) cannot be indexed; null for a file or a folder. */
+async function specialReason(abs: string): Promise<{ reason: string; mtimeMs: number } | null> {
+  const lst = await fs.promises.lstat(abs).catch(() => null);
+  if (!lst) return null;
+  let st: fs.Stats;
+  try {
+    st = await fs.promises.stat(abs);
+  } catch (err) {
+    const code = (err as NodeJS.ErrnoException).code;
+    if (!lst.isSymbolicLink()) return null;
+    const what = code === 'ELOOP' ? 'a symbolic link that loops (it leads back to itself)' : code === 'ENOENT' ? 'a symbolic link to a file that does not exist' : `a symbolic link that cannot be followed (${code ?? 'error'})`;
+    return { reason: `${what}; skipped`, mtimeMs: lst.mtimeMs };
+  }
+  if (st.isFile() || st.isDirectory()) return null;
+  const kind = st.isFIFO() ? 'a named pipe' : st.isSocket() ? 'a socket' : st.isCharacterDevice() || st.isBlockDevice() ? 'a device' : 'a special file';
+  return { reason: `not a regular file (${kind}); skipped`, mtimeMs: st.mtimeMs };
 }
 
 /**
@@ -66,6 +91,7 @@ export async function walkFolder(folder: string, o: WalkOptions, startDir?: stri
     }
     const files: string[] = [];
     const links: string[] = [];
+    const odd: string[] = [];
     for (const e of entries) {
       const abs = path.join(dir, e.name);
       const rel = toRel(root, abs);
@@ -75,14 +101,24 @@ export async function walkFolder(folder: string, o: WalkOptions, startDir?: stri
       } else if (e.isFile() || e.isSymbolicLink()) {
         if (filter.accepts(rel)) (e.isSymbolicLink() ? links : files).push(abs);
         else if (o.counts && filter.leftOutByIgnoreFiles(rel, false)) o.counts.ignored++;
-      }
+      } else if (o.special && filter.accepts(rel)) odd.push(abs);
     }
-    const kept = await Promise.all(links.map(inside));
+    // Links that cannot be resolved (loops, missing targets) are reported, not taken for links out of the folder.
+    const resolvable = await Promise.all(links.map((abs) => fs.promises.realpath(abs).then(() => true, () => false)));
+    odd.push(...links.filter((_, i) => !resolvable[i]));
+    const kept = await Promise.all(links.map((abs, i) => resolvable[i] && inside(abs)));
     files.push(...links.filter((_, i) => kept[i]));
     const stats = await Promise.all(files.map((abs) => fs.promises.stat(abs).catch(() => null)));
     stats.forEach((st, i) => {
       if (st && st.isFile()) out.push({ path: toRel(root, files[i]), abs: files[i], size: st.size, mtimeMs: st.mtimeMs });
+      else if (st && !st.isDirectory()) odd.push(files[i]);
     });
+    if (o.special) {
+      for (const abs of odd) {
+        const why = await specialReason(abs);
+        if (why) o.special.push({ path: toRel(root, abs), abs, size: 0, mtimeMs: why.mtimeMs, skip: why.reason });
+      }
+    }
   }
   out.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
   return out;
@@ -113,6 +149,10 @@ export async function statPaths(folder: string, paths: string[], o: WalkOptions)
     // A hinted path may itself be a link, or lie under a linked folder: only what really is in the folder counts.
     if (st && !(await inside(abs))) continue;
     if (st?.isFile() && filter.accepts(rel)) found.set(rel, { path: rel, abs, size: st.size, mtimeMs: st.mtimeMs });
+    else if (o.special && !st?.isDirectory() && filter.accepts(rel)) {
+      const why = await specialReason(abs);
+      if (why) o.special.push({ path: rel, abs, size: 0, mtimeMs: why.mtimeMs, skip: why.reason });
+    }
     else if (st?.isDirectory() && filter.entersDir(rel)) for (const e of await walkFolder(root, o, abs)) found.set(e.path, e);
   }
   return { entries: [...found.values()].sort((a, b) => (a.path < b.path ? -1 : 1)), scope };

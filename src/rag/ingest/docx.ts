@@ -77,6 +77,14 @@ function prepareHtml(html: string): string {
 }
 
 export async function parseDocx(bytes: Uint8Array): Promise<ParsedDocument> {
+  // Every part is unpacked once within ZIP_LIMITS before mammoth sees the package: a decompression bomb is refused here.
+  const core = openZip(bytes, 'DOCX', (n) => n === 'docProps/core.xml');
+  let title: string | undefined;
+  try {
+    title = coreTitle(core);
+  } catch {
+    title = undefined;
+  }
   const buffer = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.length);
   let html: string;
   let raw: string;
@@ -102,12 +110,6 @@ export async function parseDocx(bytes: Uint8Array): Promise<ParsedDocument> {
       found = locator.locate(b.text);
     }
     b.loc = found ? { startOffset: found.start, endOffset: found.end, quote: quoteOf(raw.slice(found.start, found.end)) } : { quote: quoteOf(b.text) };
-  }
-  let title: string | undefined;
-  try {
-    title = coreTitle(openZip(bytes, 'DOCX', (n) => n === 'docProps/core.xml'));
-  } catch {
-    title = undefined;
   }
   title ??= blocks.find((b) => b.kind === 'heading' && b.level === 1)?.text;
   return { format: 'docx', title, blocks, metadata: { extractedTextLength: String(raw.length) }, warnings: [] };

@@ -13,7 +13,7 @@ import type { EmbedderInfo, Lang, Level, LinkRow, Passage, SearchHit } from '../
 import type {
   FileRecord, FileUpdate, FullTextOptions, IndexFacts, IndexMeta, IndexStore, PendingVector, SearchFilter, VectorOptions,
 } from './types';
-import { readMeta, writeJsonAtomic, writeMeta } from './meta';
+import { readMeta, storeHome, writeJsonAtomic, writeMeta } from './meta';
 import {
   FILES_TABLE, PASSAGE_COLUMNS, PASSAGES_TABLE, SCHEMA_VERSION, fileToRow, filesSchema, passageToRow, passagesSchema,
   rowToFile, rowToPassage, sqlIn, sqlString, vectorFillSchema, type PassageRow,
@@ -206,8 +206,10 @@ export class LanceStore implements IndexStore {
 
   async useEmbedder(info: EmbedderInfo): Promise<boolean> {
     const meta = this.meta();
+    // An index made elsewhere (meta.home is another folder's identity) is reset like one of another embedder.
     const same =
       meta &&
+      meta.home === storeHome(this.dir) &&
       meta.schemaVersion === SCHEMA_VERSION &&
       meta.embedder.id === info.id &&
       meta.embedder.model === info.model &&
@@ -228,7 +230,7 @@ export class LanceStore implements IndexStore {
     fs.rmSync(path.join(this.dir, VECTOR_INDEX_FILE), { force: true });
     this.files = await this.db.createEmptyTable(FILES_TABLE, filesSchema(), { existOk: true });
     this.passages = await this.db.createEmptyTable(PASSAGES_TABLE, passagesSchema(info.dimension), { existOk: true });
-    this.saveMeta({ embedder: { ...info }, schemaVersion: SCHEMA_VERSION, runInProgress: meta?.runInProgress });
+    this.saveMeta({ embedder: { ...info }, schemaVersion: SCHEMA_VERSION, runInProgress: meta?.runInProgress, home: storeHome(this.dir) });
     return !!meta;
   }
 

@@ -15,6 +15,21 @@ export function readMeta(dir: string): IndexMeta | null {
   }
 }
 
+/**
+ * The store folder's identity on this machine (device and inode). An index records it when it is created; a store whose
+ * folder has another identity was copied, cloned or unpacked here (a repository can ship a `.docs-rag/`): its passages
+ * were not made from these files by this program, so nothing of it is trusted and it is rebuilt. The identity cannot
+ * be forged in advance, and nothing outside the folder and the store needs to be written to know it.
+ */
+export function storeHome(dir: string): string {
+  try {
+    const st = fs.statSync(dir, { bigint: true });
+    return `${st.dev}:${st.ino}`;
+  } catch {
+    return '';
+  }
+}
+
 export function writeMeta(dir: string, meta: IndexMeta): void {
   fs.mkdirSync(dir, { recursive: true });
   writeJsonAtomic(path.join(dir, META_FILE), meta);

@@ -100,6 +100,8 @@ export interface IndexMeta {
   maintenance?: { optimizeDue?: boolean; countLinks?: boolean; unverified?: boolean; running?: { pid: number; startedAt: number } };
   /** The reference graph's size, counted by maintenance (reading every link row costs in proportion to the corpus). */
   linkCounts?: { at: number; counts: LinkCounts | null };
+  /** The store folder's identity when the index was created here (meta.ts storeHome): another one means copied in. */
+  home?: string;
 }
 
 /** One file's new content for `replaceFiles`. */

@@ -1,0 +1,47 @@
+// `docs-rag status` tells how to repair or complete an index with a command: that command must name the same store as
+// the status command did, or it would build a second index elsewhere. Real CLI, real LanceDB.
+import * as assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
+import * as fs from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import { openEngine } from '../../src/rag/engine';
+import { indexFolder } from '../../src/rag/index/indexer';
+import { readMeta, writeMeta } from '../../src/rag/store/meta';
+import { shellWord } from '../../src/cli/status';
+import { runCliSource } from '../helpers/run';
+
+describe('docs-rag status: repair hints carry the flags used', function () {
+  this.timeout(180_000);
+  let base: string;
+
+  beforeEach(() => (base = fs.mkdtempSync(path.join(os.tmpdir(), 'docs-rag-hints-'))));
+  afterEach(() => fs.rmSync(base, { recursive: true, force: true }));
+
+  it('after a killed run with --store, the repair hint names that store', async () => {
+    const folder = path.join(base, 'my docs');
+    const store = path.join(base, 'elsewhere');
+    fs.mkdirSync(folder);
+    fs.writeFileSync(path.join(folder, 'note.md'), '# Note\n\nThe boiler is serviced every October.\n');
+    const engine = await openEngine({ folder, storeDir: store });
+    try {
+      await indexFolder(engine);
+    } finally {
+      await engine.close();
+    }
+    // A run that died: its mark stays in meta.json with the pid of a process that is gone.
+    const gone = spawnSync(process.execPath, ['-e', 'process.pid']).pid!;
+    writeMeta(store, { ...readMeta(store)!, runInProgress: { startedAt: Date.now(), pid: gone } });
+    const r = await runCliSource(['status', '--folder', folder, '--store', store]);
+    assert.equal(r.code, 0, r.stderr);
+    assert.ok(r.stdout.includes(`The next run repairs the index: docs-rag index '${folder}' --store ${store}`), r.stdout);
+    const missing = await runCliSource(['status', '--folder', folder, '--store', path.join(base, 'none')]);
+    assert.ok(missing.stderr.includes(`Build it with: docs-rag index '${folder}' --store ${path.join(base, 'none')}`), missing.stderr);
+  });
+
+  it('paths become one shell word each', () => {
+    assert.equal(shellWord('/tmp/plain-path_1.x'), '/tmp/plain-path_1.x');
+    assert.equal(shellWord("/tmp/it's here"), `'/tmp/it'\\''s here'`);
+    assert.equal(shellWord('/tmp/$(rm -rf ~)'), `'/tmp/$(rm -rf ~)'`);
+  });
+});
