@@ -8,7 +8,7 @@ import { answerQuestion } from '../rag/answer/answer';
 import { citationJson, formatLocation } from '../rag/answer/citations';
 import { checkQuestion, QuestionError } from '../rag/answer/guardrails';
 import { OllamaChatModel } from '../rag/llm/ollamaChat';
-import { neutralise } from '../rag/llm/prompts';
+import { escapeAttribute as attr, neutralise } from '../rag/llm/prompts';
 import { renderSources } from '../rag/answer/prompts';
 import { createRetriever } from '../rag/search';
 import { configNames } from '../rag/search/configs';
@@ -138,7 +138,10 @@ export class DocsRagTools {
     return this.o.access.use(async (engine) => {
       const retriever = createRetriever(engine, { config, chatModel: chatModel ?? undefined, detect: detectLanguage });
       const result = await retriever.retrieve(query, { k, context: false, signal });
-      const hits = result.hits.map((h) => ({ ...hitToJson(h), text: neutralise(h.passage.text) }));
+      const hits = result.hits.map((h) => {
+        const j = hitToJson(h);
+        return { ...j, heading: neutralise(j.heading), headingPath: j.headingPath.map(neutralise), text: neutralise(h.passage.text) };
+      });
       const lines = [
         hits.length === 0 ? `No passages match "${query}".` : `${hits.length} passages for "${query}", best first. Cite them by path and location.`,
         ...result.warnings.map((w) => `Warning: ${w}`),
@@ -226,14 +229,16 @@ export class DocsRagTools {
         signal,
         ...(this.o.model && !chatModel ? { extractiveReason: 'model-failed' as const } : {}),
       });
-      const sources = r.citations.map((c) => `[${c.n}] ${formatLocation(c)}${c.headingPath.length ? ` — ${c.headingPath.join(' › ')}` : ''}`);
+      // File paths and headings are document data too: the source list and the unsupported sentences sit in their own
+      // elements, neutralised like the answer, never as free text after it.
+      const sources = r.citations.map((c) => neutralise(`[${c.n}] ${formatLocation(c)}${c.headingPath.length ? ` — ${c.headingPath.join(' › ')}` : ''}`));
       const parts = [
         `Answer (${r.mode}${r.model ? `, ${r.model}` : ''}) with numbered citations; the sources are listed after it.`,
         DATA_NOTE,
         `<answer>\n${neutralise(r.answer.trim())}\n</answer>`,
       ];
-      if (sources.length) parts.push('Sources:', ...sources);
-      if (r.unsupported.length) parts.push('Not clearly supported by the cited passages:', ...r.unsupported.map((s) => `- ${neutralise(s)}`));
+      if (sources.length) parts.push('Sources:', `<sources>\n${sources.join('\n')}\n</sources>`);
+      if (r.unsupported.length) parts.push('Not clearly supported by the cited passages:', `<unsupported>\n${r.unsupported.map((s) => `- ${neutralise(s)}`).join('\n')}\n</unsupported>`);
       for (const n of r.notes) parts.push(`Note: ${n}`);
       return {
         content: [text(parts.join('\n'))],
@@ -241,12 +246,12 @@ export class DocsRagTools {
           answer: neutralise(r.answer),
           citations: r.citations.map((c) => {
             const j = citationJson(c);
-            return { ...j, text: neutralise(String(j.text ?? '')) };
+            return { ...j, text: neutralise(String(j.text ?? '')), ...(typeof j.title === 'string' ? { title: neutralise(j.title) } : {}) };
           }),
           model: r.model,
           mode: r.mode,
           lang: r.lang,
-          unsupported: r.unsupported,
+          unsupported: r.unsupported.map(neutralise),
           notes: r.notes,
         },
       };
@@ -288,10 +293,6 @@ export class DocsRagTools {
 
 function text(t: string): { type: 'text'; text: string } {
   return { type: 'text', text: t };
-}
-
-function attr(value: string): string {
-  return value.replace(/&/g, '&amp;').replace(/"/g, '&quot;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/\s+/g, ' ');
 }
 
 function checkKeys(tool: string, a: Record<string, unknown>, allowed: string[]): void {
