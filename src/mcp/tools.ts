@@ -16,7 +16,7 @@ import { hitToJson } from '../rag/search/hitJson';
 import { ModelError, type ChatModel } from '../rag/types';
 import { statusReport } from '../cli/status';
 import { IndexAccess, IndexMissingError } from './indexAccess';
-import { ReadError, extractedText, readLines, resolveInFolder } from './readRange';
+import { MAX_READ_CHARS, MAX_READ_LINES, ReadError, extractedText, readLines, resolveInFolder } from './readRange';
 
 /** A bad call: wrong or missing arguments, a refused path. Becomes a JSON-RPC "invalid params" error. */
 export class ToolInputError extends Error {}
@@ -63,7 +63,7 @@ export const TOOLS: ToolDefinition[] = [
       properties: {
         path: { type: 'string', description: 'Path relative to the folder, as returned by search (e.g. "gesetze/burlg.md").' },
         startLine: { type: 'integer', minimum: 1, description: 'First line (text formats; default 1).' },
-        endLine: { type: 'integer', minimum: 1, description: `Last line, inclusive (text formats; default: the end of the file, at most ${1000} lines).` },
+        endLine: { type: 'integer', minimum: 1, description: `Last line, inclusive (text formats; default: the end of the file). One reply holds at most ${MAX_READ_LINES} lines and ${MAX_READ_CHARS} characters; a longer range ends early and says where to read on.` },
         page: { type: 'integer', minimum: 1, description: 'Page number (PDF files).' },
       },
       required: ['path'],
@@ -170,16 +170,27 @@ export class DocsRagTools {
       if (page !== undefined) throw new ToolInputError(`read: ${file.rel} has lines, not pages; use startLine/endLine.`);
       let r;
       try {
-        r = readLines(file.abs, file.rel, startLine ?? 1, endLine);
+        r = await readLines(file.abs, file.rel, startLine ?? 1, endLine);
       } catch (err) {
         if (err instanceof ReadError) throw new ToolInputError(`read: ${err.message}`);
         throw err;
       }
-      const note = r.truncated ? ` (cut at ${r.endLine - r.startLine + 1} lines; read on from line ${r.endLine + 1})` : '';
+      const of = r.totalLines !== undefined ? ` of ${r.totalLines}` : '';
+      const cut = r.lineCut ? `; line ${r.endLine} is cut at ${MAX_READ_CHARS} characters` : '';
+      const note = r.nextStartLine !== undefined ? ` (more: call read with startLine ${r.nextStartLine}${cut})` : cut ? ` (${cut.slice(2)})` : '';
       const body = neutralise(r.text);
       return {
-        content: [text(`${file.rel}, lines ${r.startLine}-${r.endLine} of ${r.totalLines}${note}.\n${DATA_NOTE}\n<document path="${attr(file.rel)}" lines="${r.startLine}-${r.endLine}">\n${body}\n</document>`)],
-        structuredContent: { path: file.rel, startLine: r.startLine, endLine: r.endLine, totalLines: r.totalLines, truncated: r.truncated, text: body },
+        content: [text(`${file.rel}, lines ${r.startLine}-${r.endLine}${of}${note}.\n${DATA_NOTE}\n<document path="${attr(file.rel)}" lines="${r.startLine}-${r.endLine}">\n${body}\n</document>`)],
+        structuredContent: {
+          path: file.rel,
+          startLine: r.startLine,
+          endLine: r.endLine,
+          ...(r.totalLines !== undefined ? { totalLines: r.totalLines } : {}),
+          truncated: r.truncated,
+          ...(r.nextStartLine !== undefined ? { nextStartLine: r.nextStartLine } : {}),
+          ...(r.lineCut ? { lineCut: true } : {}),
+          text: body,
+        },
       };
     }
     if (startLine !== undefined || endLine !== undefined) {
@@ -197,10 +208,11 @@ export class DocsRagTools {
       }
       const body = neutralise(r.text);
       const where = file.format === 'pdf' ? ` page="${page ?? 1}"` : '';
-      const head = file.format === 'pdf' ? `${file.rel}, page ${page ?? 1} of ${r.pages} (text extracted from the PDF).` : `${file.rel} (text extracted from the ${file.format.toUpperCase()} file).`;
+      const cutNote = r.cut ? ` Cut at ${MAX_READ_CHARS} characters${file.format === 'pdf' ? '' : '; search finds passages further in'}.` : '';
+      const head = (file.format === 'pdf' ? `${file.rel}, page ${page ?? 1} of ${r.pages} (text extracted from the PDF).` : `${file.rel} (text extracted from the ${file.format.toUpperCase()} file).`) + cutNote;
       return {
         content: [text(`${head}\n${DATA_NOTE}\n<document path="${attr(file.rel)}"${where}>\n${body}\n</document>`)],
-        structuredContent: { path: file.rel, ...(file.format === 'pdf' ? { page: page ?? 1, pages: r.pages } : {}), text: body },
+        structuredContent: { path: file.rel, ...(file.format === 'pdf' ? { page: page ?? 1, pages: r.pages } : {}), ...(r.cut ? { truncated: true } : {}), text: body },
       };
     });
   }

@@ -48,6 +48,52 @@ describe('docs-rag mcp against hostile documents (SDK client over stdio, dist/cl
     if (tmp) fs.rmSync(tmp, { recursive: true, force: true });
   });
 
+  it('read: a large file comes in bounded replies, each saying where to read on', async () => {
+    // Written after the index run: read serves what the index selects, indexed yet or not.
+    const line = (n: number) => `Zeile ${n} `.padEnd(99, 'x');
+    fs.writeFileSync(path.join(folder, 'big.md'), Array.from({ length: 80_000 }, (_, i) => line(i + 1)).join('\n') + '\n'); // 8 MB
+    fs.writeFileSync(path.join(folder, 'long.txt'), 'y'.repeat(12 * 1024 * 1024)); // one 12 MB line
+    const first = (await client.callTool({ name: 'read', arguments: { path: 'big.md' } }, undefined, { timeout: 120_000 })) as CallResult;
+    assert.ok(JSON.stringify(first).length < 400_000, `reply of ${JSON.stringify(first).length} characters`);
+    const s1 = first.structuredContent as { startLine: number; endLine: number; nextStartLine?: number; truncated: boolean; text: string };
+    assert.equal(s1.truncated, true);
+    assert.equal(s1.nextStartLine, s1.endLine + 1);
+    assert.match(textOf(first), new RegExp(`more: call read with startLine ${s1.nextStartLine}`));
+    assert.equal(s1.text.split('\n').length, s1.endLine);
+    const next = (await client.callTool({ name: 'read', arguments: { path: 'big.md', startLine: s1.nextStartLine } })) as CallResult;
+    assert.ok((next.structuredContent as { text: string }).text.startsWith(`Zeile ${s1.nextStartLine} `));
+    const end = (await client.callTool({ name: 'read', arguments: { path: 'big.md', startLine: 79_990 } })) as CallResult;
+    const s3 = end.structuredContent as { endLine: number; totalLines: number; nextStartLine?: number };
+    assert.deepEqual([s3.endLine, s3.totalLines, s3.nextStartLine], [80_000, 80_000, undefined]);
+    const long = (await client.callTool({ name: 'read', arguments: { path: 'long.txt' } }, undefined, { timeout: 120_000 })) as CallResult;
+    assert.ok(JSON.stringify(long).length < 400_000, `reply of ${JSON.stringify(long).length} characters`);
+    assert.match(textOf(long), /line 1 is cut at \d+ characters/);
+    // The server is still there.
+    await client.ping();
+  });
+
+  it('read streams: reading the start of a 96 MB file stays within a bounded memory (measured peak RSS)', () => {
+    const file = path.join(tmp, 'huge.md');
+    const fd = fs.openSync(file, 'w');
+    const block = `${'z'.repeat(1023)}\n`.repeat(1024); // 1 MB of 1 kB lines
+    for (let i = 0; i < 96; i++) fs.writeSync(fd, block);
+    fs.closeSync(fd);
+    const script = `const { readLines } = require(${JSON.stringify(path.join(ROOT, 'src/mcp/readRange.ts'))});
+      const before = process.resourceUsage().maxRSS;
+      (async () => {
+        const a = await readLines(${JSON.stringify(file)}, 'huge.md', 1);
+        const b = await readLines(${JSON.stringify(file)}, 'huge.md', 98_250);
+        console.log(JSON.stringify({ grew: (process.resourceUsage().maxRSS - before) / 1024, a: a.text.length, b: b.endLine, total: b.totalLines }));
+      })();`;
+    const r = spawnSync(process.execPath, ['--require', 'tsx/cjs', '-e', script], { cwd: ROOT, encoding: 'utf8' });
+    assert.equal(r.status, 0, r.stderr);
+    const m = JSON.parse(r.stdout.trim().split('\n').pop()!) as { grew: number; a: number; b: number; total: number };
+    assert.ok(m.a <= 100_000, `first reply ${m.a} characters`);
+    assert.deepEqual([m.b, m.total], [98_304, 98_304]);
+    // Reading the whole file at once needs twice its size (bytes and string); streaming keeps the peak far below one copy.
+    assert.ok(m.grew < 48, `peak RSS grew by ${m.grew.toFixed(0)} MB`);
+  });
+
   it('ask: a document cannot close the <answer> element, and its heading and path stay inside a data element', async () => {
     const r = (await client.callTool({ name: 'ask', arguments: { question: 'Wie viele Werktage Urlaub gibt es mindestens?' } })) as CallResult;
     assert.ok(!r.isError, textOf(r));
