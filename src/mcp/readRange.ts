@@ -1,6 +1,7 @@
 // The `read` tool's file access: a path from an agent is resolved inside the served folder and nowhere else.
 // Relative paths only resolve under the folder, `..` that leaves it is refused, and so is a symlink (of the file or of
-// any folder on the way) whose target lies outside; the index store and non-document files are refused too.
+// any folder on the way) whose target lies outside; the index store, non-document files and files the index leaves out
+// (its include/exclude globs and ignore files: the indexer's own path filter) are refused too.
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { StringDecoder } from 'node:string_decoder';
@@ -31,8 +32,11 @@ function inside(root: string, target: string): boolean {
   return rel === '' || (!rel.startsWith(`..${path.sep}`) && rel !== '..' && !path.isAbsolute(rel));
 }
 
-/** Resolves `requested` (relative to the folder, or absolute inside it) to an existing document file in the folder. */
-export function resolveInFolder(folder: string, storeDir: string, requested: string): ResolvedPath {
+/**
+ * Resolves `requested` (relative to the folder, or absolute inside it) to an existing document file in the folder that
+ * the index selects (`selected`: the index's own path filter — include/exclude globs, ignore files, the store).
+ */
+export function resolveInFolder(folder: string, storeDir: string, requested: string, selected: (rel: string) => boolean): ResolvedPath {
   if (requested.includes('\0')) throw new ReadError('The path contains a NUL character.');
   const root = path.resolve(folder);
   const abs = path.resolve(root, requested);
@@ -51,7 +55,10 @@ export function resolveInFolder(folder: string, storeDir: string, requested: str
   if (!st.isFile()) throw new ReadError(`"${requested}" is not a file.`);
   const format = formatOf(abs);
   if (!format) throw new ReadError(`Refused: "${requested}" is not a document type Docs RAG reads (md, txt, html, pdf, docx, pptx, xlsx).`);
-  return { rel: path.relative(root, abs).split(path.sep).join('/'), abs: real, format };
+  const rel = path.relative(root, abs).split(path.sep).join('/');
+  // Only what the index would read: a git-ignored file, .git/ or node_modules/ is no document of this folder.
+  if (!selected(rel)) throw new ReadError(`Refused: "${requested}" is not one of the folder's indexed documents (left out by the index's include/exclude settings or an ignore file).`);
+  return { rel, abs: real, format };
 }
 
 export interface LineRead {

@@ -10,6 +10,8 @@ import { checkQuestion, QuestionError } from '../rag/answer/guardrails';
 import { OllamaChatModel } from '../rag/llm/ollamaChat';
 import { escapeAttribute as attr, neutralise } from '../rag/llm/prompts';
 import { renderSources } from '../rag/answer/prompts';
+import { engineConfig } from '../rag/engine';
+import { createPathFilter, type PathFilter } from '../rag/index/pathFilter';
 import { createRetriever } from '../rag/search';
 import { configNames } from '../rag/search/configs';
 import { hitToJson } from '../rag/search/hitJson';
@@ -160,7 +162,7 @@ export class DocsRagTools {
     if (startLine !== undefined && endLine !== undefined && endLine < startLine) throw new ToolInputError(`read: endLine (${endLine}) is before startLine (${startLine}).`);
     let file;
     try {
-      file = resolveInFolder(this.o.access.folder, this.o.access.storeDir, requested);
+      file = resolveInFolder(this.o.access.folder, this.o.access.storeDir, requested, (rel) => this.selection().accepts(rel));
     } catch (err) {
       if (err instanceof ReadError) throw new ToolInputError(`read: ${err.message}`);
       throw err;
@@ -280,6 +282,17 @@ export class DocsRagTools {
       const report = await statusReport(engine.store, engine.folder, engine.storeDir);
       return { content: [text(JSON.stringify(report, null, 1))], structuredContent: report as unknown as Record<string, unknown> };
     });
+  }
+
+  /**
+   * The index's selection of files, as the indexer and the watcher make it (include/exclude as the index records them,
+   * ignore files read afresh): read serves these files and no other, indexed yet or not. Made per call, so a changed
+   * .gitignore counts at once.
+   */
+  private selection(): PathFilter {
+    const { access } = this.o;
+    const { ingest } = engineConfig(access.o, access.storeDir);
+    return createPathFilter(access.folder, { include: ingest.include, exclude: ingest.exclude, storeDir: access.storeDir, useIgnoreFiles: ingest.useIgnoreFiles !== false });
   }
 
   /** The configured chat model, checked once; on failure the answers are extractive and the check is retried next time. */
