@@ -2,7 +2,7 @@
 // small folder indexed with the CLI: documents that try to break out of the reply's data elements or to open a chat
 // turn.
 import * as assert from 'node:assert/strict';
-import { spawnSync } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
@@ -110,6 +110,59 @@ describe('docs-rag mcp against hostile documents (SDK client over stdio, dist/cl
     }
     const ok = (await client.callTool({ name: 'read', arguments: { path: 'urlaub.md' } })) as CallResult;
     assert.match(textOf(ok), /24 Werktage/);
+  });
+
+  it('stdio: an oversize message, mistyped params and a line that is not JSON get JSON-RPC errors; the server stays up', async () => {
+    const child = spawn(process.execPath, [CLI, 'mcp', '--folder', folder, '--quiet'], { stdio: ['pipe', 'pipe', 'pipe'] });
+    const replies: Record<string, unknown>[] = [];
+    let buffer = '';
+    child.stdout.on('data', (d) => {
+      buffer += d;
+      let nl;
+      while ((nl = buffer.indexOf('\n')) >= 0) {
+        replies.push(JSON.parse(buffer.slice(0, nl)));
+        buffer = buffer.slice(nl + 1);
+      }
+    });
+    const exited = new Promise<number | null>((resolve) => child.on('exit', resolve));
+    const waitFor = async (pred: (r: Record<string, unknown>) => boolean) => {
+      for (;;) {
+        const r = replies.find(pred);
+        if (r) return r;
+        if (child.exitCode !== null) assert.fail(`the server exited (${child.exitCode}); replies: ${JSON.stringify(replies).slice(0, 500)}`);
+        await new Promise((resolve) => setTimeout(resolve, 50));
+      }
+    };
+    const send = (m: unknown) => child.stdin.write(`${JSON.stringify(m)}\n`);
+    send({ jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'raw', version: '0' } } });
+    await waitFor((r) => r.id === 1);
+    send({ jsonrpc: '2.0', method: 'notifications/initialized' });
+
+    // Arguments that are not an object: -32602 with a readable message, not -32603 with a validation dump.
+    send({ jsonrpc: '2.0', id: 2, method: 'tools/call', params: { name: 'search', arguments: 'Urlaub' } });
+    const mistyped = (await waitFor((r) => r.id === 2)).error as { code: number; message: string };
+    assert.equal(mistyped.code, -32602, mistyped.message);
+    assert.match(mistyped.message, /^Invalid params for tools\/call: params\.arguments: /);
+    assert.ok(!mistyped.message.includes('\n'), mistyped.message);
+
+    // One message over 10 MB, written in pieces: answered with -32600 for its id; the server neither exits nor reads it whole.
+    const big = JSON.stringify({ jsonrpc: '2.0', method: 'tools/call', params: { name: 'search', arguments: { query: 'x'.repeat(11 * 1024 * 1024) } }, id: 3 });
+    for (let i = 0; i < big.length; i += 1024 * 1024) {
+      if (!child.stdin.write(big.slice(i, i + 1024 * 1024))) await new Promise((resolve) => child.stdin.once('drain', resolve));
+    }
+    child.stdin.write('\n');
+    const oversize = (await waitFor((r) => r.id === 3)).error as { code: number; message: string };
+    assert.equal(oversize.code, -32600, oversize.message);
+    assert.match(oversize.message, /larger than 10485760 bytes/);
+
+    child.stdin.write('this is not JSON\n');
+    const parseError = (await waitFor((r) => (r.error as { code?: number } | undefined)?.code === -32700)).error as { message: string };
+    assert.match(parseError.message, /not valid JSON/);
+
+    send({ jsonrpc: '2.0', id: 4, method: 'ping' });
+    assert.deepEqual((await waitFor((r) => r.id === 4)).result, {});
+    child.stdin.end();
+    assert.equal(await exited, 0);
   });
 
   it('ask: a document cannot close the <answer> element, and its heading and path stay inside a data element', async () => {
