@@ -279,7 +279,9 @@ export class DocsRagTools {
       return { content: [text(JSON.stringify(report, null, 1))], structuredContent: report };
     }
     return access.use(async (engine) => {
-      const report = await statusReport(engine.store, engine.folder, engine.storeDir);
+      const raw = await statusReport(engine.store, engine.folder, engine.storeDir);
+      // File names and reasons of the problems are untrusted: neutralised like document text.
+      const report = { ...raw, problems: raw.problems.map((p) => ({ ...p, path: neutralise(p.path), reason: neutralise(p.reason) })) };
       return { content: [text(JSON.stringify(report, null, 1))], structuredContent: report as unknown as Record<string, unknown> };
     });
   }
