@@ -2,6 +2,7 @@
 // chat model (streamed on a TTY); without, the extractive answer (the most relevant passages, quoted). Indexes the
 // folder first when it has no index yet. With --json the last stdout line is one JSON object.
 import { detectLanguage } from '../rag/text/language';
+import { printableName, printableText } from '../rag/text/printable';
 import { openEngine } from '../rag/engine';
 import { indexFolder } from '../rag/index/indexer';
 import { answerQuestion, type AnswerOptions } from '../rag/answer/answer';
@@ -109,7 +110,7 @@ export async function run(argv: string[]): Promise<number> {
       k,
       length,
       signal: abort.signal,
-      onToken: stream ? (t) => process.stdout.write(t) : undefined,
+      onToken: stream ? (t) => process.stdout.write(printableText(t)) : undefined,
       ...(modelError ? { noModelNote: undefined, extractiveReason: 'model-failed' as const } : {}),
     };
     let result: AnswerResult;
@@ -129,7 +130,7 @@ export async function run(argv: string[]): Promise<number> {
       printJson(toJson(result, modelError, values.trace === true));
       return 0;
     }
-    if (!stream) process.stdout.write(result.answer);
+    if (!stream) process.stdout.write(printableText(result.answer));
     process.stdout.write('\n');
     printDetails(result, values.trace === true);
     return 0;
@@ -165,14 +166,14 @@ function printDetails(r: AnswerResult, trace: boolean): void {
   if (r.mode !== 'extractive' && r.citations.length) {
     out();
     out('Sources:');
-    for (const c of r.citations) out(`  [${c.n}] ${formatLocation(c)}${c.headingPath.length ? ` — ${c.headingPath.join(' › ')}` : ''}`);
+    for (const c of r.citations) out(`  [${c.n}] ${printableName(`${formatLocation(c)}${c.headingPath.length ? ` — ${c.headingPath.join(' › ')}` : ''}`)}`);
   }
   if (r.unsupported.length) {
     out();
     out('Not clearly supported by the cited passages:');
-    for (const s of r.unsupported) out(`  - ${s}`);
+    for (const s of r.unsupported) out(`  - ${printableName(s)}`);
   }
-  for (const n of r.notes) process.stderr.write(`docs-rag: ${n}\n`);
+  for (const n of r.notes) process.stderr.write(`docs-rag: ${printableText(n)}\n`);
   if (trace) {
     out();
     for (const s of r.trace) {

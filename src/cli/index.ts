@@ -10,6 +10,7 @@ import { UsageError, parse, printJson, requireFolder, resolveStore } from './com
 import { INGEST_FLAGS, ingestOverrides } from './ingestOptions';
 import { prepareLocalModel } from './localModel';
 import { embedOverrides } from './searchOptions';
+import { printableName, printableText } from '../rag/text/printable';
 
 export async function run(argv: string[]): Promise<number> {
   const { values, positionals } = parse(argv, {
@@ -175,7 +176,7 @@ function summary(r: IndexRunResult, storeDir: string, report?: MaintenanceReport
   }
   if (r.errors.length > 0) {
     lines.push(`${r.errors.length} file(s) not indexed:`);
-    for (const e of r.errors) lines.push(`  ${e.path}: ${e.reason}`);
+    for (const e of r.errors) lines.push(`  ${printableName(e.path)}: ${printableText(e.reason)}`);
   }
   lines.push(`Index: ${storeDir}`);
   return `${lines.join('\n')}\n`;
@@ -191,7 +192,7 @@ class ProgressBar {
     const width = 24;
     const frac = p.filesTotal > 0 ? Math.min(1, p.filesDone / p.filesTotal) : 0;
     const filled = Math.round(frac * width);
-    const file = p.currentFile ? ` ${p.currentFile}`.slice(0, 40) : '';
+    const file = p.currentFile ? ` ${printableName(p.currentFile)}`.slice(0, 40) : '';
     const rate = p.phase === 'vectors' && p.vectors
       ? ` ${p.vectors.filled} of ${p.vectors.total} (keyword search ready)`
       : p.passagesPerSec > 0 ? ` ${p.passagesPerSec} passages/s` : '';

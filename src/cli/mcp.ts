@@ -1,8 +1,8 @@
 // docs-rag mcp --folder <folder>: serves the folder's index to MCP clients (Claude Code, Cursor, Continue, VS Code agent
 // mode) over stdio. stdout carries the protocol only; logs go to stderr. See src/mcp/ for the server and its tools.
-import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
 import { IndexAccess } from '../mcp/indexAccess';
-import { createMcpServer } from '../mcp/server';
+import { connectServer, createMcpServer } from '../mcp/server';
+import { StdioLineTransport } from '../mcp/stdio';
 import { DocsRagTools } from '../mcp/tools';
 import { FolderWatcher } from '../mcp/watch';
 import { MCP_PATH, serveHttp } from '../mcp/http';
@@ -44,7 +44,7 @@ export async function run(argv: string[]): Promise<number> {
   }
 
   if (port !== undefined) return serveOverHttp(tools, access, watcher, port, log);
-  const transport = new StdioServerTransport();
+  const transport = new StdioLineTransport();
   let resolveDone!: () => void;
   const done = new Promise<void>((r) => (resolveDone = r));
   let closing = false;
@@ -65,7 +65,7 @@ export async function run(argv: string[]): Promise<number> {
   process.stdin.once('end', () => void shutdown('stdin closed'));
   process.once('SIGINT', () => void shutdown('SIGINT'));
   process.once('SIGTERM', () => void shutdown('SIGTERM'));
-  await server.connect(transport);
+  await connectServer(server, transport);
   log(`serving ${folder} (index ${storeDir}${access.hasIndex() ? '' : ', not built yet'})${watcher ? ', watching for changes' : ''}`);
   watcher?.start();
   await done;

@@ -1,6 +1,7 @@
 // docs-rag search "<query>" --folder <folder>: ranked passages with their citation ranges (and the trace with --trace).
 import * as fs from 'node:fs';
 import { detectLanguage } from '../rag/text/language';
+import { printableName, printableText } from '../rag/text/printable';
 import { openEngine } from '../rag/engine';
 import { createRetriever } from '../rag/search';
 import { hitToJson } from '../rag/search/hitJson';
@@ -45,9 +46,10 @@ export async function run(argv: string[]): Promise<number> {
     if (hits.length === 0) process.stdout.write('No results.\n');
     hits.forEach((h, i) => {
       const where = h.page !== undefined ? `p. ${h.page}${h.pageEnd ? `-${h.pageEnd}` : ''}` : h.startLine !== undefined ? `L${h.startLine}-${h.endLine}` : h.quote ? `"${h.quote.slice(0, 40)}…"` : '';
-      const snippet = h.text.replace(/\s+/g, ' ').slice(0, 160);
+      const snippet = printableText(h.text.replace(/\s+/g, ' ').slice(0, 160));
       const ocr = h.ocr ? `  (${h.ocr.note}, confidence ${h.ocr.confidence}%)` : '';
-      process.stdout.write(`${String(i + 1).padStart(2)}. ${h.path} ${where}  [${h.score.toFixed(4)}]${ocr} ${h.heading ? `— ${h.heading}` : ''}\n    ${snippet}\n`);
+      // File names, headings and quotes are untrusted: no control character reaches the terminal.
+      process.stdout.write(`${String(i + 1).padStart(2)}. ${printableName(`${h.path} ${where}`)}  [${h.score.toFixed(4)}]${ocr} ${h.heading ? `— ${printableName(h.heading)}` : ''}\n    ${snippet}\n`);
     });
     if (values.trace) {
       const a = result.analysis;

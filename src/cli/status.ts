@@ -5,6 +5,7 @@ import { META_FILE } from '../rag/store/meta';
 import { DEFAULT_EXCLUDE, DEFAULT_INCLUDE, type RecordedSettings } from '../rag/config';
 import { statusReport } from '../rag/status';
 import { parse, printJson, requireFolder, resolveStore } from './common';
+import { printableName, printableText } from '../rag/text/printable';
 import * as path from 'node:path';
 
 export async function run(argv: string[]): Promise<number> {
@@ -43,7 +44,7 @@ export async function run(argv: string[]): Promise<number> {
     if (report.interrupted) lines.push(`The last run did not finish (killed?). The next run repairs the index: ${indexCommand()}`);
     if (problems.length > 0) {
       lines.push('Not indexed:');
-      for (const p of problems) lines.push(`  ${p.path}: ${p.reason}`);
+      for (const p of problems) lines.push(`  ${printableName(p.path)}: ${printableText(p.reason)}`);
     }
     process.stdout.write(`${lines.join('\n')}\n`);
     return 0;

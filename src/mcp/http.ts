@@ -5,7 +5,7 @@
 import * as http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
-import { createMcpServer } from './server';
+import { connectServer, createMcpServer } from './server';
 import type { DocsRagTools } from './tools';
 
 export const MCP_PATH = '/mcp';
@@ -74,7 +74,7 @@ export async function serveHttp(tools: DocsRagTools, port: number, version: stri
         void transport.close();
         void mcp.close();
       });
-      await mcp.connect(transport);
+      await connectServer(mcp, transport);
       await transport.handleRequest(req, res, body);
     })().catch((err) => {
       log?.(`HTTP request failed: ${err instanceof Error ? err.message : String(err)}`);

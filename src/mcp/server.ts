@@ -2,7 +2,8 @@
 // so stdio (docs-rag mcp) and Streamable HTTP (docs-rag mcp --http) share it. A bad call is a JSON-RPC error with a
 // clear message (unknown tool or bad arguments: -32602 invalid params; no index: -32001); the server never exits on one.
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
-import { CallToolRequestSchema, ErrorCode, ListToolsRequestSchema, McpError } from '@modelcontextprotocol/sdk/types.js';
+import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
+import { CallToolRequestSchema, ClientRequestSchema, ErrorCode, ListToolsRequestSchema, McpError, type JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
 import { IndexMissingError } from './indexAccess';
 import { DocsRagTools, TOOLS, ToolInputError } from './tools';
 
@@ -41,4 +42,33 @@ export function createMcpServer(tools: DocsRagTools, version: string, log?: (m: 
     }
   });
   return server;
+}
+
+interface RequestSchema {
+  shape: { method: { value: string } };
+  safeParse(v: unknown): { success: true } | { success: false; error: { issues: { path: PropertyKey[]; message: string }[] } };
+}
+
+/** The SDK's schema of each client request, by method. */
+const REQUEST_SCHEMAS = new Map((ClientRequestSchema.options as unknown as RequestSchema[]).map((s) => [s.shape.method.value, s]));
+
+/**
+ * Connects the server to a transport, checking each request's params against the protocol's schema first: a request
+ * whose params do not fit (tools/call with `arguments` that are not an object, a name that is not a string) is answered
+ * with -32602 invalid params and a readable message. (The SDK would answer it with -32603 and its raw validation dump.)
+ */
+export async function connectServer(server: Server, transport: Transport): Promise<void> {
+  await server.connect(transport);
+  const handle = transport.onmessage!;
+  transport.onmessage = (message, extra) => {
+    if ('method' in message && 'id' in message) {
+      const checked = REQUEST_SCHEMAS.get(message.method)?.safeParse(message);
+      if (checked && !checked.success) {
+        const why = checked.error.issues.map((i) => `${i.path.map(String).join('.') || 'request'}: ${i.message}`).join('; ');
+        void transport.send({ jsonrpc: '2.0', id: message.id, error: { code: ErrorCode.InvalidParams, message: `Invalid params for ${message.method}: ${why}` } } as JSONRPCMessage);
+        return;
+      }
+    }
+    handle(message, extra);
+  };
 }

@@ -10,15 +10,17 @@ import { answerQuestion } from '../rag/answer/answer';
 import { citationJson, formatLocation } from '../rag/answer/citations';
 import { checkQuestion, QuestionError } from '../rag/answer/guardrails';
 import { OllamaChatModel } from '../rag/llm/ollamaChat';
-import { neutralise } from '../rag/llm/prompts';
+import { escapeAttribute as attr, neutralise } from '../rag/llm/prompts';
 import { renderSources } from '../rag/answer/prompts';
+import { engineConfig } from '../rag/engine';
+import { createPathFilter, type PathFilter } from '../rag/index/pathFilter';
 import { createRetriever } from '../rag/search';
 import { configNames } from '../rag/search/configs';
 import { hitToJson } from '../rag/search/hitJson';
 import { ModelError, type ChatModel } from '../rag/types';
 import { statusReport } from '../rag/status';
 import { IndexAccess, IndexMissingError } from './indexAccess';
-import { ReadError, extractedText, readLines, resolveInFolder } from './readRange';
+import { MAX_READ_CHARS, MAX_READ_LINES, ReadError, extractedText, readLines, resolveInFolder } from './readRange';
 
 /** A bad call: wrong or missing arguments, a refused path. Becomes a JSON-RPC "invalid params" error. */
 export class ToolInputError extends Error {}
@@ -65,7 +67,7 @@ export const TOOLS: ToolDefinition[] = [
       properties: {
         path: { type: 'string', description: 'Path relative to the folder, as returned by search (e.g. "gesetze/burlg.md").' },
         startLine: { type: 'integer', minimum: 1, description: 'First line (text formats; default 1).' },
-        endLine: { type: 'integer', minimum: 1, description: `Last line, inclusive (text formats; default: the end of the file, at most ${1000} lines).` },
+        endLine: { type: 'integer', minimum: 1, description: `Last line, inclusive (text formats; default: the end of the file). One reply holds at most ${MAX_READ_LINES} lines and ${MAX_READ_CHARS} characters; a longer range ends early and says where to read on.` },
         page: { type: 'integer', minimum: 1, description: 'Page number (PDF files).' },
       },
       required: ['path'],
@@ -140,7 +142,10 @@ export class DocsRagTools {
     return this.o.access.use(async (engine) => {
       const retriever = createRetriever(engine, { config, chatModel: chatModel ?? undefined, detect: detectLanguage });
       const result = await retriever.retrieve(query, { k, context: false, signal });
-      const hits = result.hits.map((h) => ({ ...hitToJson(h), text: neutralise(h.passage.text) }));
+      const hits = result.hits.map((h) => {
+        const j = hitToJson(h);
+        return { ...j, heading: neutralise(j.heading), headingPath: j.headingPath.map(neutralise), text: neutralise(h.passage.text) };
+      });
       const lines = [
         hits.length === 0 ? `No passages match "${query}".` : `${hits.length} passages for "${query}", best first. Cite them by path and location.`,
         ...result.warnings.map((w) => `Warning: ${w}`),
@@ -159,7 +164,7 @@ export class DocsRagTools {
     if (startLine !== undefined && endLine !== undefined && endLine < startLine) throw new ToolInputError(`read: endLine (${endLine}) is before startLine (${startLine}).`);
     let file;
     try {
-      file = resolveInFolder(this.o.access.folder, this.o.access.storeDir, requested);
+      file = resolveInFolder(this.o.access.folder, this.o.access.storeDir, requested, (rel) => this.selection().accepts(rel));
     } catch (err) {
       if (err instanceof ReadError) throw new ToolInputError(`read: ${err.message}`);
       throw err;
@@ -169,16 +174,27 @@ export class DocsRagTools {
       if (page !== undefined) throw new ToolInputError(`read: ${file.rel} has lines, not pages; use startLine/endLine.`);
       let r;
       try {
-        r = readLines(file.abs, file.rel, startLine ?? 1, endLine);
+        r = await readLines(file.abs, file.rel, startLine ?? 1, endLine);
       } catch (err) {
         if (err instanceof ReadError) throw new ToolInputError(`read: ${err.message}`);
         throw err;
       }
-      const note = r.truncated ? ` (cut at ${r.endLine - r.startLine + 1} lines; read on from line ${r.endLine + 1})` : '';
+      const of = r.totalLines !== undefined ? ` of ${r.totalLines}` : '';
+      const cut = r.lineCut ? `; line ${r.endLine} is cut at ${MAX_READ_CHARS} characters` : '';
+      const note = r.nextStartLine !== undefined ? ` (more: call read with startLine ${r.nextStartLine}${cut})` : cut ? ` (${cut.slice(2)})` : '';
       const body = neutralise(r.text);
       return {
-        content: [text(`${file.rel}, lines ${r.startLine}-${r.endLine} of ${r.totalLines}${note}.\n${DATA_NOTE}\n<document path="${attr(file.rel)}" lines="${r.startLine}-${r.endLine}">\n${body}\n</document>`)],
-        structuredContent: { path: file.rel, startLine: r.startLine, endLine: r.endLine, totalLines: r.totalLines, truncated: r.truncated, text: body },
+        content: [text(`${file.rel}, lines ${r.startLine}-${r.endLine}${of}${note}.\n${DATA_NOTE}\n<document path="${attr(file.rel)}" lines="${r.startLine}-${r.endLine}">\n${body}\n</document>`)],
+        structuredContent: {
+          path: file.rel,
+          startLine: r.startLine,
+          endLine: r.endLine,
+          ...(r.totalLines !== undefined ? { totalLines: r.totalLines } : {}),
+          truncated: r.truncated,
+          ...(r.nextStartLine !== undefined ? { nextStartLine: r.nextStartLine } : {}),
+          ...(r.lineCut ? { lineCut: true } : {}),
+          text: body,
+        },
       };
     }
     if (startLine !== undefined || endLine !== undefined) {
@@ -196,10 +212,11 @@ export class DocsRagTools {
       }
       const body = neutralise(r.text);
       const where = file.format === 'pdf' ? ` page="${page ?? 1}"` : '';
-      const head = file.format === 'pdf' ? `${file.rel}, page ${page ?? 1} of ${r.pages} (text extracted from the PDF).` : `${file.rel} (text extracted from the ${file.format.toUpperCase()} file).`;
+      const cutNote = r.cut ? ` Cut at ${MAX_READ_CHARS} characters${file.format === 'pdf' ? '' : '; search finds passages further in'}.` : '';
+      const head = (file.format === 'pdf' ? `${file.rel}, page ${page ?? 1} of ${r.pages} (text extracted from the PDF).` : `${file.rel} (text extracted from the ${file.format.toUpperCase()} file).`) + cutNote;
       return {
         content: [text(`${head}\n${DATA_NOTE}\n<document path="${attr(file.rel)}"${where}>\n${body}\n</document>`)],
-        structuredContent: { path: file.rel, ...(file.format === 'pdf' ? { page: page ?? 1, pages: r.pages } : {}), text: body },
+        structuredContent: { path: file.rel, ...(file.format === 'pdf' ? { page: page ?? 1, pages: r.pages } : {}), ...(r.cut ? { truncated: true } : {}), text: body },
       };
     });
   }
@@ -228,14 +245,16 @@ export class DocsRagTools {
         signal,
         ...(this.o.model && !chatModel ? { extractiveReason: 'model-failed' as const } : {}),
       });
-      const sources = r.citations.map((c) => `[${c.n}] ${formatLocation(c)}${c.headingPath.length ? ` — ${c.headingPath.join(' › ')}` : ''}`);
+      // File paths and headings are document data too: the source list and the unsupported sentences sit in their own
+      // elements, neutralised like the answer, never as free text after it.
+      const sources = r.citations.map((c) => neutralise(`[${c.n}] ${formatLocation(c)}${c.headingPath.length ? ` — ${c.headingPath.join(' › ')}` : ''}`));
       const parts = [
         `Answer (${r.mode}${r.model ? `, ${r.model}` : ''}) with numbered citations; the sources are listed after it.`,
         DATA_NOTE,
         `<answer>\n${neutralise(r.answer.trim())}\n</answer>`,
       ];
-      if (sources.length) parts.push('Sources:', ...sources);
-      if (r.unsupported.length) parts.push('Not clearly supported by the cited passages:', ...r.unsupported.map((s) => `- ${neutralise(s)}`));
+      if (sources.length) parts.push('Sources:', `<sources>\n${sources.join('\n')}\n</sources>`);
+      if (r.unsupported.length) parts.push('Not clearly supported by the cited passages:', `<unsupported>\n${r.unsupported.map((s) => `- ${neutralise(s)}`).join('\n')}\n</unsupported>`);
       for (const n of r.notes) parts.push(`Note: ${n}`);
       return {
         content: [text(parts.join('\n'))],
@@ -243,12 +262,12 @@ export class DocsRagTools {
           answer: neutralise(r.answer),
           citations: r.citations.map((c) => {
             const j = citationJson(c);
-            return { ...j, text: neutralise(String(j.text ?? '')) };
+            return { ...j, text: neutralise(String(j.text ?? '')), ...(typeof j.title === 'string' ? { title: neutralise(j.title) } : {}) };
           }),
           model: r.model,
           mode: r.mode,
           lang: r.lang,
-          unsupported: r.unsupported,
+          unsupported: r.unsupported.map(neutralise),
           notes: r.notes,
         },
       };
@@ -262,9 +281,22 @@ export class DocsRagTools {
       return { content: [text(JSON.stringify(report, null, 1))], structuredContent: report };
     }
     return access.use(async (engine) => {
-      const report = await statusReport(engine.store, engine.folder, engine.storeDir);
+      const raw = await statusReport(engine.store, engine.folder, engine.storeDir);
+      // File names and reasons of the problems are untrusted: neutralised like document text.
+      const report = { ...raw, problems: raw.problems.map((p) => ({ ...p, path: neutralise(p.path), reason: neutralise(p.reason) })) };
       return { content: [text(JSON.stringify(report, null, 1))], structuredContent: report as unknown as Record<string, unknown> };
     });
+  }
+
+  /**
+   * The index's selection of files, as the indexer and the watcher make it (include/exclude as the index records them,
+   * ignore files read afresh): read serves these files and no other, indexed yet or not. Made per call, so a changed
+   * .gitignore counts at once.
+   */
+  private selection(): PathFilter {
+    const { access } = this.o;
+    const { ingest } = engineConfig(access.o, access.storeDir);
+    return createPathFilter(access.folder, { include: ingest.include, exclude: ingest.exclude, storeDir: access.storeDir, useIgnoreFiles: ingest.useIgnoreFiles !== false });
   }
 
   /** The configured chat model, checked once; on failure the answers are extractive and the check is retried next time. */
@@ -290,10 +322,6 @@ export class DocsRagTools {
 
 function text(t: string): { type: 'text'; text: string } {
   return { type: 'text', text: t };
-}
-
-function attr(value: string): string {
-  return value.replace(/&/g, '&amp;').replace(/"/g, '&quot;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/\s+/g, ' ');
 }
 
 function checkKeys(tool: string, a: Record<string, unknown>, allowed: string[]): void {

@@ -47,7 +47,7 @@ export class DocsSearchTool implements vscode.LanguageModelTool<DocsSearchInput>
         // Document text is data: a "</passage>" (or other delimiter) inside it must not close the element early.
         const heading = neutralise(h.hit.passage.headingPath.join(' > ').replace(/\s+/g, ' '));
         return new vscode.LanguageModelTextPart(
-          `[${i + 1}] ${h.label}${heading ? ` (${heading})` : ''}\nlocation: ${JSON.stringify(where)}\n<passage>\n${neutralise(h.hit.passage.text)}\n</passage>\n`,
+          `[${i + 1}] ${neutralise(h.label)}${heading ? ` (${heading})` : ''}\nlocation: ${JSON.stringify(where)}\n<passage>\n${neutralise(h.hit.passage.text)}\n</passage>\n`,
         );
       });
       return new vscode.LanguageModelToolResult([

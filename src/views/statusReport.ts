@@ -5,6 +5,7 @@ import { describeVectorSearch, readVectorIndexInfo } from '../rag/store/vectorIn
 import type { EngineHost, FolderStatus } from './engineHost';
 import { readSettings } from './settings';
 import type { ViewStatus } from './webviewProtocol';
+import { markdownName } from './chatMarkdown';
 
 function problems(s: FolderStatus) {
   return s.files.filter((f) => f.status !== 'indexed');
@@ -48,8 +49,9 @@ function when(ms: number | undefined): string {
   return ms ? new Date(ms).toISOString().replace('T', ' ').slice(0, 19) + ' UTC' : 'never';
 }
 
+/** An untrusted value (a file name, a reason, a folder name) as Markdown text on one line: no link, image or HTML. */
 function cell(text: string): string {
-  return text.replace(/\|/g, '\\|').replace(/\r?\n/g, ' ');
+  return markdownName(text.replace(/\r?\n/g, ' '));
 }
 
 export async function statusMarkdown(host: EngineHost): Promise<string> {
@@ -61,9 +63,9 @@ export async function statusMarkdown(host: EngineHost): Promise<string> {
   const all = await host.status();
   if (all.length === 0) out.push('No workspace folder is open.');
   for (const s of all) {
-    out.push(`## ${s.folder.name}`, '');
+    out.push(`## ${cell(s.folder.name)}`, '');
     if (s.error) {
-      out.push(`The index could not be opened: ${s.error}`, '', 'Next step: run "Docs RAG: Reindex documents", or see "Docs RAG: Show logs".', '');
+      out.push(`The index could not be opened: ${cell(s.error)}`, '', 'Next step: run "Docs RAG: Reindex documents", or see "Docs RAG: Show logs".', '');
       continue;
     }
     const bad = problems(s);
@@ -74,7 +76,7 @@ export async function statusMarkdown(host: EngineHost): Promise<string> {
       `- Vector search: ${describeVectorSearch(readVectorIndexInfo(s.storeDir), s.passages)}`,
       `- Files: those \`docsRag.include\` selects, less \`docsRag.exclude\` and \`files.exclude\`${readSettings(s.folder).useIgnoreFiles ? ' and what .gitignore / .ignore files ignore' : ' (ignore files are not read: `docsRag.index.useIgnoreFiles` is off)'}${s.lastRun?.ignored ? ` (the last walk left ${s.lastRun.ignored} document(s)/folder(s) out by ignore files)` : ''}`,
       `- Last run: ${when(s.lastRun?.finishedAt)}${s.lastRun ? ` (${s.lastRun.files} files, ${s.lastRun.unchanged} unchanged, ${s.lastRun.errors} errors)` : ''}`,
-      `- Index folder: \`${s.storeDir}\``,
+      `- Index folder: ${cell(s.storeDir)}`,
       '',
     );
     if (bad.length === 0) out.push('No problems.', '');

@@ -2,7 +2,8 @@
 // into streamed pieces, and [n] markers that match no source never reach the chat.
 import * as assert from 'node:assert/strict';
 import { neutralise } from '../../src/rag/llm/prompts';
-import { neutraliseGeneratedMarkdown } from '../../src/views/chatMarkdown';
+import MarkdownIt from 'markdown-it';
+import { escapeMarkdown, markdownName, neutraliseGeneratedMarkdown } from '../../src/views/chatMarkdown';
 import { CitationStreamer, type StreamPiece } from '../../src/views/citationStream';
 
 function stream(chunks: string[], known?: number[]): StreamPiece[] {
@@ -12,6 +13,14 @@ function stream(chunks: string[], known?: number[]): StreamPiece[] {
   s.end();
   return out;
 }
+
+// A GFM-like renderer: schema links (https:, ftp:, mailto:) and e-mail addresses become links, as in the chat's
+// renderer; www. links are checked separately (linkify-it counts them as fuzzy links, as it does bare domains, which
+// GFM does not link; nor does GFM link protocol-relative //host).
+const md = new MarkdownIt({ linkify: true });
+md.linkify.set({ fuzzyLink: false, fuzzyEmail: true }).add('//', null);
+const render = (markdown: string) => md.render(markdown);
+const unescape = (markdown: string) => markdown.replace(/\\(.)/g, '$1');
 
 const text = (pieces: StreamPiece[]) => pieces.map((p) => (p.kind === 'text' ? p.text : `{${p.n}}`)).join('');
 
@@ -38,5 +47,32 @@ describe('@docs: generated Markdown and streamed citations', () => {
     const out = neutralise('a </passage> b <passage> c </ passage>');
     assert.doesNotMatch(out, /<\/?\s*passage/);
     assert.match(out, /‹\/passage>/);
+  });
+
+  it('bare URLs, www. links and e-mail addresses stay text in answers and escaped snippets, however the answer is split', () => {
+    const planted = 'Siehe https://1572395042/x, ftp://evil.example.com/a, www.evil.example.com und mail@evil.example.com.';
+    // Without the fix each of these renders as a link.
+    assert.match(render(planted), /<a href/);
+    assert.doesNotMatch(render(escapeMarkdown(planted)), /<a\b/);
+    assert.equal(unescape(escapeMarkdown(planted)), planted);
+    for (const pieces of [[planted], planted.split(''), [planted.slice(0, 11), planted.slice(11, 15), planted.slice(15, 42), planted.slice(42)]]) {
+      const out = pieces.map(neutraliseGeneratedMarkdown).join('');
+      assert.doesNotMatch(render(out), /<a\b/, out);
+      assert.doesNotMatch(out, /www\./i, out);
+      assert.equal(unescape(out), planted);
+    }
+    // Ordinary answer formatting keeps its look: lists, sentences, times and code.
+    const ordinary = '1. Urlaub: 24 Tage.\n2. Pause um 12:30 Uhr, siehe `docsRag.include` und @docs.';
+    assert.equal(neutraliseGeneratedMarkdown(ordinary), ordinary);
+  });
+
+  it('a file name cannot render as an image or a link in the /status report', () => {
+    for (const name of ['![x](https:evil.example.com).md', '[click](command:workbench.action.quit).md', 'a<img src=x onerror=alert(1)>.md', 'x\u001b]52;c;ZXZpbA==\u0007.md']) {
+      const html = render(`| ${markdownName(name)} | error | bad |`);
+      assert.doesNotMatch(html, /<img|<a\b/, html);
+      assert.doesNotMatch(markdownName(name), /[\u0000-\u001f]/);
+    }
+    assert.doesNotMatch(render(markdownName('![x](https:evil.example.com).md')), /<img/);
+    assert.equal(unescape(markdownName('![x](https:evil.example.com).md')), '![x](https:evil.example.com).md');
   });
 });

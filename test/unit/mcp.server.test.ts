@@ -189,7 +189,7 @@ describe('docs-rag mcp (SDK client over stdio, dist/cli.js)', function () {
     assert.equal(s.mode, 'extractive');
     assert.match(s.answer, /\[1\]/);
     assert.ok(s.citations.some((c) => c.path === 'gesetze/burlg.md'), JSON.stringify(s.citations.map((c) => c.path)));
-    assert.match(textOf(r), /<answer>[\s\S]*24 Werktage[\s\S]*<\/answer>\nSources:\n\[1\] /);
+    assert.match(textOf(r), /<answer>[\s\S]*24 Werktage[\s\S]*<\/answer>\nSources:\n<sources>\n\[1\] /);
   });
 
   it('status reports files, passages, errors and the last run', async () => {

@@ -4,22 +4,28 @@
 // look-alikes and chat-template tokens inside document text are neutralised.
 import type { ChatMessage, Passage } from '../types';
 
+// Element names that delimit data or turns in our prompts and MCP replies, and the role and turn words of common chat
+// templates written as tags (Gemma's <start_of_turn>, Llama's </s>, Qwen's <think>, tool-call tags).
+const ELEMENT = /<(\s*\/?\s*(?:sources?|passages?|documents?|answer|text|citations?|unsupported|context|question|system|instructions?|user|assistant|model|tools?|tool_calls?|tool_response|function_calls?|think|s|bos|eos|(?:start|end)_of_\w+)\b)/gi;
+
 /**
- * Makes document text safe to place inside a <source> (or <passage>) element: tags that could close or open a source
- * or passage (or the sources list, or a system/instruction block) get a look-alike bracket, and chat-template control tokens are
- * broken up. Everything else stays verbatim, so the model can quote it.
+ * Makes untrusted text (document text, headings, file paths) safe to place inside any element of a prompt or of an MCP
+ * reply: a tag that could open or close one of our elements or a turn gets a look-alike bracket, and chat-template
+ * control tokens are broken up: <|im_start|> and DeepSeek's <｜User｜> (any name between bars), [INST] and other
+ * bracketed capitals ([/INST], [TOOL_CALLS], [SYSTEM_PROMPT]), <<SYS>>. Everything else stays verbatim, so the model
+ * can quote it. The one neutraliser: every place untrusted text enters a prompt or a data element uses it.
  */
 export function neutralise(text: string): string {
   return text
-    .replace(/<(\/?\s*(?:sources?|passages?|system|instructions?|question|user|assistant|documents?)\b)/gi, '‹$1')
-    .replace(/<\|([^|>]{0,40})\|>/g, '‹|$1|›')
-    .replace(/\[(\/?INST)\]/g, '[$1\u200b]')
-    .replace(/<<(\/?SYS)>>/g, '‹‹$1››');
+    .replace(ELEMENT, '‹$1')
+    .replace(/<([|｜])([^|｜<>\n]{0,60})([|｜])>/g, '‹$1$2$3›')
+    .replace(/\[(\/?[A-Z][A-Z_]{2,})\]/g, '[$1\u200b]')
+    .replace(/<<(\/?SYS)>>/gi, '‹‹$1››');
 }
 
-/** Escapes a value for an attribute of the <source> element. */
+/** Escapes a value for an attribute of a data element (a path, a location, a heading), neutralised first. */
 export function escapeAttribute(value: string): string {
-  return value.replace(/&/g, '&amp;').replace(/"/g, '&quot;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/\s+/g, ' ');
+  return neutralise(value).replace(/&/g, '&amp;').replace(/"/g, '&quot;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/\s+/g, ' ');
 }
 
 /** Contextual retrieval: a short context that situates a passage within its document. */

@@ -2,6 +2,7 @@
 // After reranking `score` is the reranker's score in [0, 1] and the fusion score is kept as `hybridScore`.
 import { ModelError, type ChatModel, type SearchHit } from '../types';
 import { chatWithTimeout, extractJson } from '../llm/chatCall';
+import { neutralise } from '../llm/prompts';
 import type { Reranker } from './types';
 
 export interface LlmRerankerOptions {
@@ -38,8 +39,9 @@ export class LlmReranker implements Reranker {
   private async scoreBatch(query: string, batch: SearchHit[], signal?: AbortSignal): Promise<number[]> {
     const passages = batch
       .map((h, i) => {
-        const heading = h.passage.headingPath.join(' > ');
-        const text = h.passage.text.replace(/\s+/g, ' ').slice(0, this.options.maxPassageChars);
+        // Headings and text are document text: neutralised, so they cannot open a turn or close the list.
+        const heading = neutralise(h.passage.headingPath.join(' > '));
+        const text = neutralise(h.passage.text.replace(/\s+/g, ' ').slice(0, this.options.maxPassageChars));
         return `[${i + 1}] ${heading ? `(${heading}) ` : ''}${text}`;
       })
       .join('\n\n');
