@@ -68,6 +68,8 @@ if (!existsSync(path.join(binaryDir, 'package.json'))) {
 }
 
 if (!argv.includes('--skip-build')) run(process.execPath, ['esbuild.mjs', '--production'], 'production build (node esbuild.mjs --production)');
+// The npm part of THIRD_PARTY_NOTICES.md must name exactly the packages this build ships (out/bundled-packages.json).
+run(process.execPath, ['scripts/vscode/notices.mjs', '--check'], 'third-party notices check');
 for (const f of ['dist/extension.js', 'dist/engine.js', 'dist/indexWorker.js', 'dist/searchWorker.js', 'dist/prepareWorker.js']) if (!existsSync(path.join(root, f))) fail(`${f} missing after the build`);
 
 // Per-target ignore file: the checked-in .vscodeignore (linux-x64) with the binary package swapped.
@@ -92,12 +94,10 @@ run(
     path.join(root, 'node_modules/@vscode/vsce/vsce'),
     'package',
     '--target', target,
-    '--skip-license',
-    '--allow-missing-repository',
     '--ignoreFile', ignoreFile,
     '--out', out,
     // Without a `repository` in package.json vsce cannot rewrite README's relative links and fails; keep them as they are.
-    ...(pkg.repository ? [] : ['--no-rewrite-relative-links']),
+    ...(pkg.repository ? [] : ['--allow-missing-repository', '--no-rewrite-relative-links']),
   ],
   `vsce package --target ${target}`,
 );
@@ -188,7 +188,22 @@ for (const f of readdirSync(path.join(root, 'data/lexicon')).filter((f) => /\.ts
   if (!inVsix.has(`extension/data/lexicon/${f}`)) problems.push(`word list missing from the VSIX: data/lexicon/${f}`);
 }
 
-// 4. Nothing that should stay out.
+// 4. The licence, the third-party notices and the licence texts they refer to; every packed npm package is named there.
+// vsce stores LICENSE as LICENSE.txt.
+if (!inVsix.has('extension/LICENSE.txt') && !inVsix.has('extension/LICENSE')) problems.push('LICENSE missing from the VSIX');
+for (const f of ['THIRD_PARTY_NOTICES.md', 'licenses/GPL-2.0.txt', 'licenses/LGPL-2.1.txt', 'dist/tessdata/tesseract-ocr-deu.copyright', 'dist/tessdata/tesseract-ocr-eng.copyright']) {
+  if (!inVsix.has(`extension/${f}`)) problems.push(`${f} missing from the VSIX`);
+}
+const notices = readFileSync(path.join(root, 'THIRD_PARTY_NOTICES.md'), 'utf8');
+const noticed = new Set([...notices.matchAll(/^### (\S+) /gm)].map((m) => m[1]));
+for (const n of names) {
+  const m = n.match(/^extension\/node_modules\/((?:@[^/]+\/)?[^/]+)\/package\.json$/);
+  // Another target's native build is listed under the linux-x64 name (same package, same licence).
+  const name = m && (m[1] === binaryPkg ? HOST_BINARY : m[1] === CANVAS_BINARY[target] ? CANVAS_BINARY['linux-x64'] : m[1]);
+  if (name && !noticed.has(name)) problems.push(`node_modules/${m[1]} is packed but not listed in THIRD_PARTY_NOTICES.md (node scripts/vscode/notices.mjs)`);
+}
+
+// 5. Nothing that should stay out.
 for (const n of names) {
   if (UNUSED_CORES.test(n)) problems.push(`tesseract core that Node never loads packed: ${n}`);
   if (/^extension\/(src|test|bench|scripts|out|test-results|\.ci)\//.test(n) || /\.(map|ts)$/.test(n) || /\.vsix$/.test(n)) {
