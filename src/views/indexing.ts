@@ -82,6 +82,10 @@ export class IndexingController implements vscode.Disposable {
       void vscode.window.showInformationMessage('Docs RAG: open a folder first; its documents are indexed.');
       return [];
     }
+    if (this.host.cpuProblem) {
+      void vscode.window.showErrorMessage(`Docs RAG: ${this.host.cpuProblem}`);
+      return [];
+    }
     const outcomes = await this.run({ full: true, location: vscode.ProgressLocation.Notification, title: 'Docs RAG: reindexing documents' });
     const files = outcomes.reduce((n, o) => n + (o.result?.files ?? 0), 0);
     const chunks = outcomes.reduce((n, o) => n + (o.result?.chunks ?? 0), 0);
@@ -104,7 +108,8 @@ export class IndexingController implements vscode.Disposable {
 
   /** Background run at start-up: incremental, in the status bar area, only in trusted workspaces. */
   async background(): Promise<void> {
-    if (!vscode.workspace.isTrusted || this.host.folders().length === 0) return;
+    // Without the processor LanceDB needs, nothing runs (the status bar and the log already say why).
+    if (!vscode.workspace.isTrusted || this.host.folders().length === 0 || this.host.cpuProblem) return;
     const outcomes = await this.run({ full: false, location: vscode.ProgressLocation.Window, title: 'Docs RAG: indexing' });
     for (const o of outcomes) if (o.error && o.error !== 'cancelled') this.log.error(`background indexing of "${o.folder}" failed: ${o.error}`);
   }
