@@ -46,3 +46,38 @@ describe('package.nls: the contributed texts in English and German', () => {
     for (const k of Object.keys(en)) assert.deepEqual(refs(de[k] ?? ''), refs(en[k]), k);
   });
 });
+
+/** The first argument of every `l10n.t(` call in the extension's sources (src/views, src/extension.ts). */
+function runtimeKeys(): { keys: string[]; notLiteral: string[] } {
+  const files = [path.join(ROOT, 'src/extension.ts'), ...fs.readdirSync(path.join(ROOT, 'src/views')).map((f) => path.join(ROOT, 'src/views', f))];
+  const keys: string[] = [];
+  const notLiteral: string[] = [];
+  for (const file of files.filter((f) => f.endsWith('.ts'))) {
+    const code = fs.readFileSync(file, 'utf8');
+    for (const m of code.matchAll(/\bl10n\.t\(\s*/g)) {
+      const literal = /^'((?:[^'\\\n]|\\.)*)'/.exec(code.slice(m.index + m[0].length));
+      if (literal) keys.push(literal[1].replace(/\\(.)/g, '$1'));
+      else notLiteral.push(`${path.relative(ROOT, file)}: ${code.slice(m.index, m.index + 60)}`);
+    }
+  }
+  return { keys: [...new Set(keys)], notLiteral };
+}
+
+describe('l10n: the runtime strings in German', () => {
+  const manifest = read('package.json');
+  const de: Record<string, string> = read('l10n/bundle.l10n.de.json');
+  const { keys, notLiteral } = runtimeKeys();
+
+  it('package.json names the bundle folder, and every l10n.t call takes a literal message', () => {
+    assert.equal(manifest.l10n, './l10n');
+    assert.deepEqual(notLiteral, []);
+    assert.ok(keys.length > 0);
+  });
+
+  it('every message has a German text with the same {n} placeholders, and the bundle holds no stale message', () => {
+    const holes = (t: string) => [...t.matchAll(/\{\d+\}/g)].map((m) => m[0]).sort();
+    assert.deepEqual(keys.filter((k) => typeof de[k] !== 'string' || !de[k].trim()), [], 'messages without a German text');
+    for (const k of keys) assert.deepEqual(holes(de[k]), holes(k), k);
+    assert.deepEqual(Object.keys(de).filter((k) => !keys.includes(k)), [], 'German texts no l10n.t call uses');
+  });
+});
