@@ -6,7 +6,7 @@
 // Checks the result: every runtime file of the external modules (traced through require.cache) is inside the VSIX,
 // the bundles require nothing else, and no sources/tests leaked in. See test/vscode/README.md (Packaging).
 import { spawnSync } from 'node:child_process';
-import { existsSync, readFileSync, readdirSync, writeFileSync, mkdirSync, statSync } from 'node:fs';
+import { existsSync, readFileSync, readdirSync, realpathSync, writeFileSync, mkdirSync, statSync } from 'node:fs';
 import { builtinModules } from 'node:module';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -161,9 +161,12 @@ const trace = spawnSync(
   { cwd: root, encoding: 'utf8' },
 );
 if (trace.status !== 0) fail(`could not load ${EXTERNAL.join(', ')} to trace their runtime files: ${trace.stderr}`);
+// Relative to node_modules' real location: in a checkout whose node_modules is a symlink, require.cache holds real paths.
+const modulesDir = realpathSync(path.join(root, 'node_modules'));
 const runtimeFiles = JSON.parse(trace.stdout)
-  .map((f) => path.relative(root, f).split(path.sep).join('/'))
-  .filter((f) => f.startsWith('node_modules/'));
+  .map((f) => `node_modules/${path.relative(modulesDir, f).split(path.sep).join('/')}`)
+  .filter((f) => !f.startsWith('node_modules/..'));
+if (!runtimeFiles.length) problems.push(`tracing ${EXTERNAL.join(', ')} found no runtime file under node_modules: the closure check would be empty`);
 for (const f of runtimeFiles) {
   if (f.startsWith(`node_modules/${HOST_BINARY}/`) && binaryPkg !== HOST_BINARY) continue;
   if (f.startsWith(`node_modules/${CANVAS_BINARY['linux-x64']}/`) && target !== 'linux-x64') continue;
