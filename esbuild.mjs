@@ -5,6 +5,7 @@
 // onnxruntime-node (native library) stays external and ships in the platform VSIX like LanceDB.
 // Before bundling, scripts/ocr/traineddata.sh puts the OCR traineddata (deu, eng) into dist/tessdata.
 import { spawnSync } from 'node:child_process';
+import { mkdirSync, writeFileSync } from 'node:fs';
 import * as esbuild from 'esbuild';
 
 const production = process.argv.includes('--production');
@@ -19,6 +20,8 @@ const common = {
   minify: production,
   external: ['vscode', '@lancedb/lancedb', 'apache-arrow', 'tesseract.js', '@napi-rs/canvas'],
   logLevel: 'info',
+  // The list of bundled inputs: scripts/vscode/notices.mjs names every npm package inside the bundles from it.
+  metafile: true,
 };
 
 /** transformers.js requires sharp for image inputs at load time; text embedding never uses it. */
@@ -60,6 +63,20 @@ const contexts = await Promise.all(entries.map((e) => esbuild.context({ ...commo
 if (watch) {
   await Promise.all(contexts.map((c) => c.watch()));
 } else {
-  await Promise.all(contexts.map((c) => c.rebuild()));
+  const results = await Promise.all(contexts.map((c) => c.rebuild()));
   await Promise.all(contexts.map((c) => c.dispose()));
+  // The npm packages inside each bundle (out/bundled-packages.json), for the third-party notices.
+  const bundled = {};
+  for (const [i, r] of results.entries()) {
+    const pkgs = new Set();
+    for (const input of Object.keys(r.metafile.inputs)) {
+      // The package folder holding the input: up to the name after its last node_modules/ (nested copies kept apart),
+      // from the first node_modules/ on (a symlinked node_modules resolves outside the checkout).
+      const m = input.match(/^(.*node_modules\/(?:@[^/]+\/)?[^/]+)\//);
+      if (m) pkgs.add(m[1].slice(m[1].indexOf('node_modules/')));
+    }
+    bundled[entries[i].outfile] = [...pkgs].sort();
+  }
+  mkdirSync('out', { recursive: true });
+  writeFileSync('out/bundled-packages.json', `${JSON.stringify(bundled, null, 2)}\n`);
 }

@@ -1,6 +1,7 @@
 // `docs-rag` command line: a thin dispatcher. Each command lives in src/cli/<name>.ts and drives the engine in src/rag.
 import { COMMAND_USAGE, UsageError, printUsage, wantsHelp } from './cli/common';
 import { relaunchWithFewArenas } from './cli/relaunch';
+import { cpuProblemMessage, lanceCpuSupport } from './rag/store/cpu';
 import { explainStoreError } from './rag/store/errors';
 import { version } from '../package.json';
 
@@ -41,6 +42,12 @@ async function main(argv: string[]): Promise<number> {
   if (wantsHelp(rest)) {
     process.stdout.write(`Usage:\n  ${COMMAND_USAGE[name]}`);
     return 0;
+  }
+  // Every command opens a LanceDB index; on a processor without AVX2/FMA LanceDB would die of SIGILL without a word.
+  const { missing } = lanceCpuSupport();
+  if (missing.length) {
+    process.stderr.write(`docs-rag: ${cpuProblemMessage(missing)}\n`);
+    return 1;
   }
   if (name === 'index') {
     const relaunched = relaunchWithFewArenas();

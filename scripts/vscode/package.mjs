@@ -1,9 +1,12 @@
-// npm run package [-- --target <vsce target>] [--out <file.vsix>] [--skip-build]
+// npm run package [-- --target <vsce target>|all] [--out <file.vsix>] [--skip-build]
 // Builds the production bundles and a platform-specific VSIX carrying LanceDB's native binary for that target.
+// A target whose native packages (LanceDB, @napi-rs/canvas) are not installed is looked up in the npm registry: when the
+// registry does not serve them at the pinned versions the script fails and names them; when it does, it says how to
+// install them. `--target all` builds every VS Code target it can (VS_CODE_TARGETS) and names the ones it cannot.
 // Checks the result: every runtime file of the external modules (traced through require.cache) is inside the VSIX,
 // the bundles require nothing else, and no sources/tests leaked in. See test/vscode/README.md (Packaging).
 import { spawnSync } from 'node:child_process';
-import { existsSync, readFileSync, readdirSync, writeFileSync, mkdirSync, statSync } from 'node:fs';
+import { existsSync, readFileSync, readdirSync, realpathSync, writeFileSync, mkdirSync, statSync } from 'node:fs';
 import { builtinModules } from 'node:module';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -16,10 +19,13 @@ const BINARY = {
   'alpine-x64': '@lancedb/lancedb-linux-x64-musl',
   'alpine-arm64': '@lancedb/lancedb-linux-arm64-musl',
   'darwin-arm64': '@lancedb/lancedb-darwin-arm64',
+  'darwin-x64': '@lancedb/lancedb-darwin-x64',
   'win32-x64': '@lancedb/lancedb-win32-x64-msvc',
   'win32-arm64': '@lancedb/lancedb-win32-arm64-msvc',
 };
 const HOST_BINARY = BINARY['linux-x64'];
+/** The targets of `--target all`: the platforms VS Code's Marketplace serves most. */
+const VS_CODE_TARGETS = ['linux-x64', 'linux-arm64', 'darwin-arm64', 'darwin-x64', 'win32-x64'];
 const EXTERNAL = ['@lancedb/lancedb', 'apache-arrow', 'tesseract.js', '@napi-rs/canvas', 'onnxruntime-node'];
 // Loaded at run time by tesseract.js's own worker thread (not reachable from require('tesseract.js')): traced as well.
 const WORKER_MODULES = [
@@ -35,7 +41,7 @@ const UNUSED_CORES = /^extension\/node_modules\/tesseract\.js-core\/(tesseract-c
 // Alpine (musl) has none: there the local embedder reports that it cannot load and the builtin one keeps working.
 const ORT_BINARY = { 'linux-x64': 'linux/x64', 'linux-arm64': 'linux/arm64', 'darwin-arm64': 'darwin/arm64', 'win32-x64': 'win32/x64', 'win32-arm64': 'win32/arm64' };
 const ORT_DIR = (t) => `node_modules/onnxruntime-node/bin/napi-v6/${ORT_BINARY[t]}`;
-const CANVAS_BINARY = { 'linux-x64': '@napi-rs/canvas-linux-x64-gnu', 'linux-arm64': '@napi-rs/canvas-linux-arm64-gnu', 'alpine-x64': '@napi-rs/canvas-linux-x64-musl', 'alpine-arm64': '@napi-rs/canvas-linux-arm64-musl', 'darwin-arm64': '@napi-rs/canvas-darwin-arm64', 'win32-x64': '@napi-rs/canvas-win32-x64-msvc', 'win32-arm64': '@napi-rs/canvas-win32-arm64-msvc' };
+const CANVAS_BINARY = { 'linux-x64': '@napi-rs/canvas-linux-x64-gnu', 'linux-arm64': '@napi-rs/canvas-linux-arm64-gnu', 'alpine-x64': '@napi-rs/canvas-linux-x64-musl', 'alpine-arm64': '@napi-rs/canvas-linux-arm64-musl', 'darwin-arm64': '@napi-rs/canvas-darwin-arm64', 'darwin-x64': '@napi-rs/canvas-darwin-x64', 'win32-x64': '@napi-rs/canvas-win32-x64-msvc', 'win32-arm64': '@napi-rs/canvas-win32-arm64-msvc' };
 
 function fail(msg) {
   console.error(`[package] ERROR: ${msg}`);
@@ -54,20 +60,62 @@ const opt = (name) => {
   return i >= 0 ? argv[i + 1] : undefined;
 };
 const target = opt('--target') ?? 'linux-x64';
-const binaryPkg = BINARY[target];
-if (!binaryPkg) {
-  fail(`no LanceDB binary for target ${target} (LanceDB 0.37.1 has none for darwin-x64). Targets: ${Object.keys(BINARY).join(', ')}`);
-}
 const pkg = JSON.parse(readFileSync(path.join(root, 'package.json'), 'utf8'));
+const installed = (name) => existsSync(path.join(root, 'node_modules', name, 'package.json'));
+const installedVersion = (name) => JSON.parse(readFileSync(path.join(root, 'node_modules', name, 'package.json'), 'utf8')).version;
+
+/** Whether the npm registry serves `name@version`; the versions it serves when not. */
+function served(name, version) {
+  const r = spawnSync('npm', ['view', `${name}@${version}`, 'version', '--json'], { cwd: root, encoding: 'utf8', shell: process.platform === 'win32' });
+  if (r.status === 0 && r.stdout.trim()) return { ok: true };
+  const all = spawnSync('npm', ['view', name, 'versions', '--json'], { cwd: root, encoding: 'utf8', shell: process.platform === 'win32' });
+  let versions = [];
+  try {
+    versions = [JSON.parse(all.stdout)].flat();
+  } catch {
+    // not published at all, or the registry cannot be reached: named as such below
+  }
+  return { ok: false, versions };
+}
+
+/** Why a target cannot be packed here (undefined: its native packages are installed). */
+function missingNatives(t) {
+  if (!BINARY[t]) return `no LanceDB binary package is known for ${t} (targets: ${Object.keys(BINARY).join(', ')})`;
+  const wanted = [
+    [BINARY[t], installedVersion('@lancedb/lancedb')],
+    [CANVAS_BINARY[t], installedVersion('@napi-rs/canvas')],
+  ].filter(([name]) => name && !installed(name));
+  if (!wanted.length) return undefined;
+  const notServed = [];
+  const toInstall = [];
+  for (const [name, version] of wanted) {
+    const s = served(name, version);
+    if (s.ok) toInstall.push(`${name}@${version}`);
+    else notServed.push(`${name}@${version} (${s.versions.length ? `the registry serves ${s.versions[0]} to ${s.versions.at(-1)}` : 'not found in the registry'})`);
+  }
+  if (notServed.length) return `the registry does not serve ${notServed.join(' and ')}, so no ${t} VSIX can be built with the pinned versions`;
+  return `${toInstall.join(' and ')} not installed; install with: npm install --no-save --force ${toInstall.join(' ')} (or build on a ${t} machine)`;
+}
+
+if (target === 'all') {
+  const problems = Object.fromEntries(VS_CODE_TARGETS.map((t) => [t, missingNatives(t)]));
+  const buildable = VS_CODE_TARGETS.filter((t) => !problems[t]);
+  for (const t of VS_CODE_TARGETS) console.log(`[package] ${t}: ${problems[t] ? `cannot build: ${problems[t]}` : 'native packages installed'}`);
+  if (!argv.includes('--skip-build') && buildable.length) run(process.execPath, ['esbuild.mjs', '--production'], 'production build (node esbuild.mjs --production)');
+  const failed = buildable.filter((t) => spawnSync(process.execPath, [fileURLToPath(import.meta.url), '--target', t, '--skip-build'], { cwd: root, stdio: 'inherit' }).status !== 0);
+  console.log(`[package] built: ${buildable.filter((t) => !failed.includes(t)).join(', ') || 'none'}; not built: ${[...failed, ...VS_CODE_TARGETS.filter((t) => problems[t])].join(', ') || 'none'}`);
+  // Targets the registry cannot serve are named above, not an error of this build; a failed build is.
+  process.exit(failed.length || !buildable.length ? 1 : 0);
+}
+
+const binaryPkg = BINARY[target];
+const problem = missingNatives(target);
+if (problem) fail(`cannot build the ${target} VSIX: ${problem}.`);
 const out = path.resolve(root, opt('--out') ?? `${pkg.name}-${target}-${pkg.version}.vsix`);
 
-const binaryDir = path.join(root, 'node_modules', binaryPkg);
-if (!existsSync(path.join(binaryDir, 'package.json'))) {
-  fail(`${binaryPkg} is not installed, so the ${target} VSIX would have no LanceDB binary. ` +
-    `Install it first: npm install --no-save --force ${binaryPkg}@${pkg.dependencies['@lancedb/lancedb']} (or build on a ${target} machine).`);
-}
-
 if (!argv.includes('--skip-build')) run(process.execPath, ['esbuild.mjs', '--production'], 'production build (node esbuild.mjs --production)');
+// The npm part of THIRD_PARTY_NOTICES.md must name exactly the packages this build ships (out/bundled-packages.json).
+run(process.execPath, ['scripts/vscode/notices.mjs', '--check'], 'third-party notices check');
 for (const f of ['dist/extension.js', 'dist/engine.js', 'dist/indexWorker.js', 'dist/searchWorker.js', 'dist/prepareWorker.js']) if (!existsSync(path.join(root, f))) fail(`${f} missing after the build`);
 
 // Per-target ignore file: the checked-in .vscodeignore (linux-x64) with the binary package swapped.
@@ -92,12 +140,10 @@ run(
     path.join(root, 'node_modules/@vscode/vsce/vsce'),
     'package',
     '--target', target,
-    '--skip-license',
-    '--allow-missing-repository',
     '--ignoreFile', ignoreFile,
     '--out', out,
     // Without a `repository` in package.json vsce cannot rewrite README's relative links and fails; keep them as they are.
-    ...(pkg.repository ? [] : ['--no-rewrite-relative-links']),
+    ...(pkg.repository ? [] : ['--allow-missing-repository', '--no-rewrite-relative-links']),
   ],
   `vsce package --target ${target}`,
 );
@@ -115,9 +161,12 @@ const trace = spawnSync(
   { cwd: root, encoding: 'utf8' },
 );
 if (trace.status !== 0) fail(`could not load ${EXTERNAL.join(', ')} to trace their runtime files: ${trace.stderr}`);
+// Relative to node_modules' real location: in a checkout whose node_modules is a symlink, require.cache holds real paths.
+const modulesDir = realpathSync(path.join(root, 'node_modules'));
 const runtimeFiles = JSON.parse(trace.stdout)
-  .map((f) => path.relative(root, f).split(path.sep).join('/'))
-  .filter((f) => f.startsWith('node_modules/'));
+  .map((f) => `node_modules/${path.relative(modulesDir, f).split(path.sep).join('/')}`)
+  .filter((f) => !f.startsWith('node_modules/..'));
+if (!runtimeFiles.length) problems.push(`tracing ${EXTERNAL.join(', ')} found no runtime file under node_modules: the closure check would be empty`);
 for (const f of runtimeFiles) {
   if (f.startsWith(`node_modules/${HOST_BINARY}/`) && binaryPkg !== HOST_BINARY) continue;
   if (f.startsWith(`node_modules/${CANVAS_BINARY['linux-x64']}/`) && target !== 'linux-x64') continue;
@@ -188,7 +237,22 @@ for (const f of readdirSync(path.join(root, 'data/lexicon')).filter((f) => /\.ts
   if (!inVsix.has(`extension/data/lexicon/${f}`)) problems.push(`word list missing from the VSIX: data/lexicon/${f}`);
 }
 
-// 4. Nothing that should stay out.
+// 4. The licence, the third-party notices and the licence texts they refer to; every packed npm package is named there.
+// vsce stores LICENSE as LICENSE.txt.
+if (!inVsix.has('extension/LICENSE.txt') && !inVsix.has('extension/LICENSE')) problems.push('LICENSE missing from the VSIX');
+for (const f of ['THIRD_PARTY_NOTICES.md', 'licenses/GPL-2.0.txt', 'licenses/LGPL-2.1.txt', 'dist/tessdata/tesseract-ocr-deu.copyright', 'dist/tessdata/tesseract-ocr-eng.copyright']) {
+  if (!inVsix.has(`extension/${f}`)) problems.push(`${f} missing from the VSIX`);
+}
+const notices = readFileSync(path.join(root, 'THIRD_PARTY_NOTICES.md'), 'utf8');
+const noticed = new Set([...notices.matchAll(/^### (\S+) /gm)].map((m) => m[1]));
+for (const n of names) {
+  const m = n.match(/^extension\/node_modules\/((?:@[^/]+\/)?[^/]+)\/package\.json$/);
+  // Another target's native build is listed under the linux-x64 name (same package, same licence).
+  const name = m && (m[1] === binaryPkg ? HOST_BINARY : m[1] === CANVAS_BINARY[target] ? CANVAS_BINARY['linux-x64'] : m[1]);
+  if (name && !noticed.has(name)) problems.push(`node_modules/${m[1]} is packed but not listed in THIRD_PARTY_NOTICES.md (node scripts/vscode/notices.mjs)`);
+}
+
+// 5. Nothing that should stay out.
 for (const n of names) {
   if (UNUSED_CORES.test(n)) problems.push(`tesseract core that Node never loads packed: ${n}`);
   if (/^extension\/(src|test|bench|scripts|out|test-results|\.ci)\//.test(n) || /\.(map|ts)$/.test(n) || /\.vsix$/.test(n)) {

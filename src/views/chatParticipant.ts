@@ -52,6 +52,7 @@ async function participantModel(
   return { model: new VscodeChatModel(request.model, token), name: request.model.name };
 }
 
+/** The answer pipeline's stage names (src/rag/answer/answer.ts) in the display language. */
 export function createChatHandler(service: DocsService, log: Log): vscode.ChatRequestHandler {
   return async (request, _context, stream, token): Promise<DocsChatResult> => {
     const question = request.prompt.trim();
@@ -60,42 +61,42 @@ export function createChatHandler(service: DocsService, log: Log): vscode.ChatRe
     const sub = token.onCancellationRequested(() => abort.abort());
     try {
       if (request.command === 'status') {
-        stream.progress('Reading the index status…');
+        stream.progress(vscode.l10n.t('Reading the index status…'));
         stream.markdown(await statusMarkdown(service.host));
-        stream.button({ command: 'docsRag.reindex', title: 'Reindex documents' });
+        stream.button({ command: 'docsRag.reindex', title: vscode.l10n.t('Reindex documents') });
         return { metadata: meta };
       }
       if (service.host.folders().length === 0) {
-        stream.markdown('Open a folder first: `@docs` answers from the documents of the open workspace folders.');
+        stream.markdown(vscode.l10n.t('Open a folder first: `@docs` answers from the documents of the open workspace folders.'));
         return { metadata: meta };
       }
       if (!question) {
-        stream.markdown('Ask a question about your documents, for example `@docs What does the Arbeitszeitgesetz say about breaks?`');
+        stream.markdown(vscode.l10n.t('Ask a question about your documents, for example `@docs What does the Arbeitszeitgesetz say about breaks?`'));
         return { metadata: meta };
       }
-      stream.progress('Opening the index…');
+      stream.progress(vscode.l10n.t('Opening the index…'));
       if ((await service.host.passageCount()) === 0) {
         stream.markdown(
           service.host.busy()
-            ? 'The documents are being indexed right now. Ask again in a moment, or watch the progress in the status bar.'
-            : await service.host.emptyIndexMessage('Nothing is indexed yet. Index the documents of this workspace first; it runs locally and updates itself afterwards.'),
+            ? vscode.l10n.t('The documents are being indexed right now. Ask again in a moment, or watch the progress in the status bar.')
+            : await service.host.emptyIndexMessage(vscode.l10n.t('Nothing is indexed yet. Index the documents of this workspace first; it runs locally and updates itself afterwards.')),
         );
-        stream.button({ command: 'docsRag.reindex', title: 'Reindex documents' });
+        stream.button({ command: 'docsRag.reindex', title: vscode.l10n.t('Reindex documents') });
         return { metadata: meta };
       }
       // The chat's own model, or Ollama when docsRag.chatModel says so; none in Restricted Mode.
       const { model: chatModel, note: modelNote, name: modelName } = await participantModel(request, log, token);
 
       if (request.command === 'search') {
-        stream.progress('Searching the documents…');
+        stream.progress(vscode.l10n.t('Searching the documents…'));
         const { hits } = await service.search(question, { k: 10, chatModel, signal: abort.signal });
         if (token.isCancellationRequested) return { metadata: meta };
         if (hits.length === 0) {
-          stream.markdown(`No passages match “${escapeMarkdown(question)}”. Try other words, or check \`/status\`.`);
+          stream.markdown(vscode.l10n.t('No passages match “{0}”. Try other words, or check `/status`.', escapeMarkdown(question)));
           return { metadata: meta };
         }
         const terms = queryTerms(question);
-        stream.markdown(`**${hits.length} passages** for “${escapeMarkdown(question)}”:\n\n`);
+        stream.markdown(`${vscode.l10n.t('**{0} passages** for “{1}”:', hits.length, escapeMarkdown(question))}\n\n`);
         hits.forEach((h, i) => {
           stream.markdown(`${i + 1}. `);
           stream.anchor(h.location, anchorTitle(h));
@@ -107,7 +108,7 @@ export function createChatHandler(service: DocsService, log: Log): vscode.ChatRe
         return { metadata: meta };
       }
 
-      stream.progress(request.command === 'summary' ? 'Collecting the matching documents and sections…' : 'Searching the documents…');
+      stream.progress(request.command === 'summary' ? vscode.l10n.t('Collecting the matching documents and sections…') : vscode.l10n.t('Searching the documents…'));
       let sources = new Map<number, AskCitation>();
       // The extractive answer (no model, or after the model failed) quotes documents verbatim: show their text as text,
       // not as Markdown.
@@ -134,11 +135,13 @@ export function createChatHandler(service: DocsService, log: Log): vscode.ChatRe
               // The citation check runs after the text is complete; a progress line then would stay below the answer.
               return;
             case 'generating':
-              stream.progress(`Writing the answer with ${modelName}…`);
+              stream.progress(vscode.l10n.t('Writing the answer with {0}…', modelName));
               return;
             case 'searching':
+              stream.progress(vscode.l10n.t('Searching the documents…'));
+              return;
             case 'searching-with-model':
-              stream.progress(ANSWER_STAGE_LABELS[stage]);
+              stream.progress(vscode.l10n.t('Searching with the model…'));
               return;
           }
         },
@@ -162,7 +165,7 @@ export function createChatHandler(service: DocsService, log: Log): vscode.ChatRe
     } catch (err) {
       if (token.isCancellationRequested) return { metadata: meta };
       log.error(`@docs: ${errorMessage(err)}`);
-      return { metadata: meta, errorDetails: { message: `Docs RAG could not answer: ${errorMessage(err)}` } };
+      return { metadata: meta, errorDetails: { message: vscode.l10n.t('Docs RAG could not answer: {0}', errorMessage(err)) } };
     } finally {
       sub.dispose();
     }
@@ -174,8 +177,8 @@ export const followupProvider: vscode.ChatFollowupProvider = {
     const meta = (result as DocsChatResult).metadata;
     if (!meta?.question || meta.command === 'status') return [];
     const out: vscode.ChatFollowup[] = [];
-    if (meta.command !== 'search') out.push({ prompt: meta.question, command: 'search', label: 'Show the matching passages' });
-    if (meta.command !== 'summary') out.push({ prompt: meta.question, command: 'summary', label: 'Summarise what the documents say about this' });
+    if (meta.command !== 'search') out.push({ prompt: meta.question, command: 'search', label: vscode.l10n.t('Show the matching passages') });
+    if (meta.command !== 'summary') out.push({ prompt: meta.question, command: 'summary', label: vscode.l10n.t('Summarise what the documents say about this') });
     return out;
   },
 };

@@ -211,8 +211,11 @@ export class DocsViewProvider implements vscode.WebviewViewProvider, vscode.Disp
     const script = webview.asWebviewUri(vscode.Uri.joinPath(media, 'docsView.js'));
     const style = webview.asWebviewUri(vscode.Uri.joinPath(media, 'docsView.css'));
     const csp = [`default-src 'none'`, `style-src ${webview.cspSource}`, `img-src ${webview.cspSource}`, `font-src ${webview.cspSource}`, `script-src 'nonce-${nonce}'`].join('; ');
+    // The labels in VS Code's display language (vscode.l10n), escaped for HTML like any text placed in the page.
+    const h = (text: string) => text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
+    const lang = vscode.env.language.replace(/[^A-Za-z-]/g, '') || 'en';
     return `<!DOCTYPE html>
-<html lang="en">
+<html lang="${lang}">
 <head>
 <meta charset="UTF-8">
 <meta http-equiv="Content-Security-Policy" content="${csp}">
@@ -223,27 +226,27 @@ export class DocsViewProvider implements vscode.WebviewViewProvider, vscode.Disp
 <body>
 <main id="app">
   <section class="status" id="status" role="status" aria-live="polite">
-    <span id="status-text">Loading the index status…</span>
-    <button id="reindex" type="button" class="secondary" aria-label="Reindex documents">Reindex</button>
+    <span id="status-text">${h(vscode.l10n.t('Loading the index status…'))}</span>
+    <button id="reindex" type="button" class="secondary" aria-label="${h(vscode.l10n.t('Reindex documents'))}">${h(vscode.l10n.t('Reindex'))}</button>
   </section>
-  <form id="search-form" class="box" role="search" aria-label="Search documents">
-    <label for="search-input">Search</label>
+  <form id="search-form" class="box" role="search" aria-label="${h(vscode.l10n.t('Search documents'))}">
+    <label for="search-input">${h(vscode.l10n.t('Search'))}</label>
     <div class="row">
-      <input id="search-input" type="search" placeholder="Search the documents" aria-label="Search the documents" maxlength="2000" autocomplete="off">
-      <button type="submit" aria-label="Run search">Search</button>
+      <input id="search-input" type="search" placeholder="${h(vscode.l10n.t('Search the documents'))}" aria-label="${h(vscode.l10n.t('Search the documents'))}" maxlength="2000" autocomplete="off">
+      <button type="submit" aria-label="${h(vscode.l10n.t('Run search'))}">${h(vscode.l10n.t('Search'))}</button>
     </div>
   </form>
-  <form id="ask-form" class="box" aria-label="Ask a question">
-    <label for="ask-input">Ask</label>
+  <form id="ask-form" class="box" aria-label="${h(vscode.l10n.t('Ask a question'))}">
+    <label for="ask-input">${h(vscode.l10n.t('Ask'))}</label>
     <div class="row">
-      <textarea id="ask-input" rows="2" placeholder="Ask a question about the documents" aria-label="Ask a question about the documents" maxlength="2000"></textarea>
-      <button type="submit" aria-label="Ask the question">Ask</button>
+      <textarea id="ask-input" rows="2" placeholder="${h(vscode.l10n.t('Ask a question about the documents'))}" aria-label="${h(vscode.l10n.t('Ask a question about the documents'))}" maxlength="2000"></textarea>
+      <button type="submit" aria-label="${h(vscode.l10n.t('Ask the question'))}">${h(vscode.l10n.t('Ask'))}</button>
     </div>
   </form>
   <div id="busy" class="busy" role="status" aria-live="polite" hidden></div>
   <div id="error" class="error" role="alert" hidden></div>
-  <section id="answer" class="answer" aria-label="Answer" aria-live="polite" hidden></section>
-  <section id="results" class="results" aria-label="Search results"></section>
+  <section id="answer" class="answer" aria-label="${h(vscode.l10n.t('Answer'))}" aria-live="polite" hidden></section>
+  <section id="results" class="results" aria-label="${h(vscode.l10n.t('Search results'))}"></section>
   <div id="preview" class="preview" role="tooltip" hidden></div>
 </main>
 <script nonce="${nonce}" src="${script}"></script>

@@ -6,6 +6,7 @@ import * as path from 'node:path';
 import * as vscode from 'vscode';
 import type { IndexProgress, IndexRunResult } from '../rag/index/indexer';
 import { defaultConfig, type EngineConfig } from '../rag/config';
+import { lanceCpuSupport } from '../rag/store/cpu';
 import { META_FILE } from '../rag/store/meta';
 import type { FileRecord, IndexMeta } from '../rag/store/types';
 import { errorMessage, type Log } from './log';
@@ -80,6 +81,11 @@ export class EngineHost implements vscode.Disposable {
   private readonly modelEmitter = new vscode.EventEmitter<void>();
   /** A local embedding model was downloaded: reopen the indexes to use it. */
   readonly onDidDownloadModel = this.modelEmitter.event;
+  /**
+   * Why LanceDB cannot run on this processor (no AVX2/FMA), in one sentence, or undefined. Its processes would die of
+   * SIGILL at the first instruction, so neither is started: indexing and search fail with this sentence instead.
+   */
+  readonly cpuProblem: string | undefined;
 
   constructor(
     private readonly storageRoot: vscode.Uri,
@@ -96,6 +102,15 @@ export class EngineHost implements vscode.Disposable {
     });
     this.worker.onDidCrash(({ reason }) => this.setState({ kind: 'error', message: reason }));
     this.searcher = new SearchProcess(searchWorkerPath(), log);
+    const { missing } = lanceCpuSupport();
+    if (missing.length) {
+      this.cpuProblem = vscode.l10n.t(
+        'This processor lacks {0}, which the LanceDB index store needs, so Docs RAG cannot index or search on this machine.',
+        missing.map((f) => f.toUpperCase()).join(', '),
+      );
+      this.log.error(this.cpuProblem);
+      this.current = { kind: 'error', message: this.cpuProblem };
+    }
   }
 
   get state(): HostState {
@@ -129,6 +144,7 @@ export class EngineHost implements vscode.Disposable {
   /** The reader of a folder's index, opened in the search process on first use. */
   engine(folder: vscode.WorkspaceFolder): Promise<ReaderEngine> {
     const key = folder.uri.toString();
+    if (this.cpuProblem) return Promise.reject(new Error(this.cpuProblem));
     let engine = this.engines.get(key);
     if (!engine) {
       const started = Date.now();
@@ -172,6 +188,7 @@ export class EngineHost implements vscode.Disposable {
    * AbortError. The settings, trust and folders of the moment go to the child with every request.
    */
   index(folder: vscode.WorkspaceFolder, request: RunRequest = {}): Promise<IndexRunResult> {
+    if (this.cpuProblem) return Promise.reject(new Error(this.cpuProblem));
     const key = folder.uri.toString();
     const run = this.folderSpecs()
       .then((specs) => {

@@ -4,6 +4,7 @@ import * as vscode from 'vscode';
 import type { IndexProgress, IndexRunResult } from '../rag/index/indexer';
 import type { EngineHost } from './engineHost';
 import { errorMessage, type Log } from './log';
+import { phaseLabel } from './statusReport';
 
 export interface IndexOutcome {
   folder: string;
@@ -12,10 +13,10 @@ export interface IndexOutcome {
 }
 
 function progressText(folder: string, p: IndexProgress): string {
-  if (p.phase === 'vectors' && p.vectors) return `${folder}: vectors ${p.vectors.filled} of ${p.vectors.total} (keyword search is ready)`;
-  const files = p.filesTotal ? `${p.filesDone}/${p.filesTotal} files` : '';
-  const rate = p.passagesPerSec ? `, ${Math.round(p.passagesPerSec)} passages/s` : '';
-  return `${folder}: ${p.phase} ${files}${rate}${p.currentFile ? ` — ${p.currentFile}` : ''}`;
+  if (p.phase === 'vectors' && p.vectors) return `${folder}: ${vscode.l10n.t('vectors: {0} of {1} (keyword search is ready)', p.vectors.filled, p.vectors.total)}`;
+  const files = p.filesTotal ? vscode.l10n.t('{0}/{1} files', p.filesDone, p.filesTotal) : '';
+  const rate = p.passagesPerSec ? `, ${vscode.l10n.t('{0} passages/s', Math.round(p.passagesPerSec))}` : '';
+  return `${folder}: ${phaseLabel(p.phase)} ${files}${rate}${p.currentFile ? ` — ${p.currentFile}` : ''}`;
 }
 
 export class IndexingController implements vscode.Disposable {
@@ -79,23 +80,30 @@ export class IndexingController implements vscode.Disposable {
   /** "Docs RAG: Reindex documents": full rebuild with a cancellable notification, then a summary. */
   async reindex(): Promise<IndexOutcome[]> {
     if (this.host.folders().length === 0) {
-      void vscode.window.showInformationMessage('Docs RAG: open a folder first; its documents are indexed.');
+      void vscode.window.showInformationMessage(vscode.l10n.t('Docs RAG: open a folder first; its documents are indexed.'));
       return [];
     }
-    const outcomes = await this.run({ full: true, location: vscode.ProgressLocation.Notification, title: 'Docs RAG: reindexing documents' });
+    if (this.host.cpuProblem) {
+      void vscode.window.showErrorMessage(`Docs RAG: ${this.host.cpuProblem}`);
+      return [];
+    }
+    const outcomes = await this.run({ full: true, location: vscode.ProgressLocation.Notification, title: vscode.l10n.t('Docs RAG: reindexing documents') });
     const files = outcomes.reduce((n, o) => n + (o.result?.files ?? 0), 0);
     const chunks = outcomes.reduce((n, o) => n + (o.result?.chunks ?? 0), 0);
     const problems = outcomes.reduce((n, o) => n + (o.result?.errors.length ?? 0), 0);
     const failed = outcomes.filter((o) => o.error && o.error !== 'cancelled');
     if (outcomes.some((o) => o.error === 'cancelled')) {
-      void vscode.window.showInformationMessage('Docs RAG: reindexing cancelled. The index keeps every file finished so far.');
+      void vscode.window.showInformationMessage(vscode.l10n.t('Docs RAG: reindexing cancelled. The index keeps every file finished so far.'));
     } else if (failed.length) {
+      const showLogs = vscode.l10n.t('Show logs');
       void vscode.window
-        .showErrorMessage(`Docs RAG: indexing failed for ${failed.map((f) => f.folder).join(', ')}: ${failed[0].error}`, 'Show logs')
+        .showErrorMessage(vscode.l10n.t('Docs RAG: indexing failed for {0}: {1}', failed.map((f) => f.folder).join(', '), failed[0].error ?? ''), showLogs)
         .then((pick) => pick && vscode.commands.executeCommand('docsRag.showLogs'));
     } else {
-      const msg = `Docs RAG: ${files} documents, ${chunks} passages indexed${problems ? `; ${problems} file(s) could not be indexed` : ''}.`;
-      void (problems ? vscode.window.showWarningMessage(msg, 'Show status') : vscode.window.showInformationMessage(msg)).then(
+      const msg = problems
+        ? vscode.l10n.t('Docs RAG: {0} documents, {1} passages indexed; {2} file(s) could not be indexed.', files, chunks, problems)
+        : vscode.l10n.t('Docs RAG: {0} documents, {1} passages indexed.', files, chunks);
+      void (problems ? vscode.window.showWarningMessage(msg, vscode.l10n.t('Show status')) : vscode.window.showInformationMessage(msg)).then(
         (pick) => pick && vscode.commands.executeCommand('docsRag.status'),
       );
     }
@@ -104,8 +112,9 @@ export class IndexingController implements vscode.Disposable {
 
   /** Background run at start-up: incremental, in the status bar area, only in trusted workspaces. */
   async background(): Promise<void> {
-    if (!vscode.workspace.isTrusted || this.host.folders().length === 0) return;
-    const outcomes = await this.run({ full: false, location: vscode.ProgressLocation.Window, title: 'Docs RAG: indexing' });
+    // Without the processor LanceDB needs, nothing runs (the status bar and the log already say why).
+    if (!vscode.workspace.isTrusted || this.host.folders().length === 0 || this.host.cpuProblem) return;
+    const outcomes = await this.run({ full: false, location: vscode.ProgressLocation.Window, title: vscode.l10n.t('Docs RAG: indexing') });
     for (const o of outcomes) if (o.error && o.error !== 'cancelled') this.log.error(`background indexing of "${o.folder}" failed: ${o.error}`);
   }
 

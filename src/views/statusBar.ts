@@ -13,10 +13,10 @@ export class IndexStatusBar implements vscode.Disposable {
     private readonly host: EngineHost,
     private readonly log: Log,
   ) {
-    this.item.name = 'Docs RAG index';
+    this.item.name = vscode.l10n.t('Docs RAG index');
     this.item.command = 'docsRag.status';
     this.item.text = '$(book) Docs';
-    this.item.tooltip = 'Docs RAG: index not loaded yet';
+    this.item.tooltip = vscode.l10n.t('Docs RAG: index not loaded yet');
     this.item.show();
     this.subs = [host.onDidChangeState(() => this.schedule()), host.onDidIndex(() => this.schedule()), vscode.workspace.onDidGrantWorkspaceTrust(() => this.schedule())];
   }
@@ -27,9 +27,9 @@ export class IndexStatusBar implements vscode.Disposable {
     if (state.kind === 'indexing') {
       const p = state.progress;
       // A slow embedder's vectors are filled after the text (keyword search already works): "vectors n/m".
-      const counts = p?.phase === 'vectors' && p.vectors ? `vectors ${p.vectors.filled}/${p.vectors.total}` : p && p.filesTotal ? `${p.filesDone}/${p.filesTotal}` : '';
+      const counts = p?.phase === 'vectors' && p.vectors ? vscode.l10n.t('vectors {0}/{1}', p.vectors.filled, p.vectors.total) : p && p.filesTotal ? `${p.filesDone}/${p.filesTotal}` : '';
       this.item.text = `$(sync~spin) Docs ${counts}`.trim();
-      this.item.tooltip = `Docs RAG: indexing ${state.folder}`;
+      this.item.tooltip = vscode.l10n.t('Docs RAG: indexing {0}', state.folder);
       return;
     }
     if (this.timer) return;

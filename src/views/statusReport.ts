@@ -1,6 +1,7 @@
 // Index status: a one-line summary (status bar, Docs view) and a full report (command, /status) listing every
 // per-file problem with its reason.
 import * as vscode from 'vscode';
+import type { IndexProgress } from '../rag/index/progress';
 import { describeVectorSearch, readVectorIndexInfo } from '../rag/store/vectorIndexInfo';
 import type { EngineHost, FolderStatus } from './engineHost';
 import { readSettings } from './settings';
@@ -15,17 +16,32 @@ function documents(s: FolderStatus): number {
   return s.files.filter((f) => f.status === 'indexed' && f.passages > 0).length;
 }
 
+/** An indexing phase as the user reads it (the engine's names are identifiers). */
+export function phaseLabel(phase: IndexProgress['phase']): string {
+  const labels: Record<IndexProgress['phase'], string> = {
+    scan: vscode.l10n.t('scanning'),
+    parse: vscode.l10n.t('reading'),
+    embed: vscode.l10n.t('embedding'),
+    write: vscode.l10n.t('writing'),
+    optimize: vscode.l10n.t('optimising'),
+    vectors: vscode.l10n.t('vectors'),
+    'vector-index': vscode.l10n.t('vector index'),
+    done: vscode.l10n.t('done'),
+  };
+  return labels[phase] ?? phase;
+}
+
 export async function statusSummary(host: EngineHost): Promise<ViewStatus> {
   const folders = host.folders();
-  if (folders.length === 0) return { state: 'empty', message: 'Open a folder to index its documents.', folders: [] };
+  if (folders.length === 0) return { state: 'empty', message: vscode.l10n.t('Open a folder to index its documents.'), folders: [] };
   const state = host.state;
   if (state.kind === 'indexing') {
     const p = state.progress;
     const detail =
       p?.phase === 'vectors' && p.vectors
-        ? ` vectors: ${p.vectors.filled} of ${p.vectors.total} (keyword search is ready)`
-        : p && p.filesTotal ? ` ${p.filesDone}/${p.filesTotal} files (${p.phase})` : '';
-    return { state: 'indexing', message: `Indexing ${state.folder}…${detail}`, folders: [] };
+        ? vscode.l10n.t('vectors: {0} of {1} (keyword search is ready)', p.vectors.filled, p.vectors.total)
+        : p && p.filesTotal ? vscode.l10n.t('{0}/{1} files ({2})', p.filesDone, p.filesTotal, phaseLabel(p.phase)) : '';
+    return { state: 'indexing', message: `${vscode.l10n.t('Indexing {0}…', state.folder)}${detail ? ` ${detail}` : ''}`, folders: [] };
   }
   const all = await host.status();
   const view = all.map((s) => ({ name: s.folder.name, files: documents(s), passages: s.passages, problems: problems(s).length, embedder: s.embedder }));
@@ -34,13 +50,13 @@ export async function statusSummary(host: EngineHost): Promise<ViewStatus> {
   const bad = view.reduce((n, f) => n + f.problems, 0);
   const failed = all.find((s) => s.error);
   if (state.kind === 'error' || failed) {
-    return { state: 'error', message: `Index problem: ${failed?.error ?? (state.kind === 'error' ? state.message : '')} — see "Docs RAG: Show logs".`, folders: view };
+    return { state: 'error', message: vscode.l10n.t('Index problem: {0} — see "Docs RAG: Show logs".', failed?.error ?? (state.kind === 'error' ? state.message : '')), folders: view };
   }
-  const restricted = !vscode.workspace.isTrusted ? ' Restricted Mode: no language model is used.' : '';
-  if (passages === 0) return { state: vscode.workspace.isTrusted ? 'empty' : 'restricted', message: `Nothing indexed yet. Press Reindex.${restricted}`, folders: view };
+  const restricted = !vscode.workspace.isTrusted ? ` ${vscode.l10n.t('Restricted Mode: no language model is used.')}` : '';
+  if (passages === 0) return { state: vscode.workspace.isTrusted ? 'empty' : 'restricted', message: `${vscode.l10n.t('Nothing indexed yet. Press Reindex.')}${restricted}`, folders: view };
   return {
     state: vscode.workspace.isTrusted ? 'idle' : 'restricted',
-    message: `${files} documents, ${passages} passages indexed${bad ? `, ${bad} file(s) with problems` : ''}.${restricted}`,
+    message: `${bad ? vscode.l10n.t('{0} documents, {1} passages indexed, {2} file(s) with problems.', files, passages, bad) : vscode.l10n.t('{0} documents, {1} passages indexed.', files, passages)}${restricted}`,
     folders: view,
   };
 }

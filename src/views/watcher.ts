@@ -39,6 +39,8 @@ export class DocumentWatcher implements vscode.Disposable {
   /** (Re)creates the file system watchers for the current folders and settings. */
   start(): void {
     this.stop();
+    // Nothing can be indexed on a processor LanceDB cannot run on (the host says why once).
+    if (this.host.cpuProblem) return;
     for (const folder of this.host.folders()) {
       const filter = this.setFilter(folder);
       // One watcher for everything under the folder: VS Code's glob watchers match case-sensitively on Linux, and a

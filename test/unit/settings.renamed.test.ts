@@ -43,11 +43,14 @@ describe('renamed settings', () => {
   it('package.json declares both names, the old one deprecated with the same type and default', () => {
     const manifest = JSON.parse(fs.readFileSync(path.join(__dirname, '../../package.json'), 'utf8'));
     const props = manifest.contributes.configuration.properties ?? manifest.contributes.configuration[0]?.properties;
+    // The messages are %key% placeholders of package.nls.json (English) and package.nls.de.json.
+    const nls: Record<string, string>[] = ['package.nls.json', 'package.nls.de.json'].map((f) => JSON.parse(fs.readFileSync(path.join(__dirname, '../..', f), 'utf8')));
     for (const [key, old] of Object.entries(RENAMED_SETTINGS)) {
       const now = props[`docsRag.${key}`];
       const was = props[`docsRag.${old}`];
       assert.ok(now && !now.deprecationMessage, `docsRag.${key} is declared`);
-      assert.match(was?.deprecationMessage ?? '', new RegExp(key.replace('.', '\\.')), `docsRag.${old} points to docsRag.${key}`);
+      const message = /^%(.+)%$/.exec(was?.deprecationMessage ?? '')?.[1] ?? '';
+      for (const texts of nls) assert.match(texts[message] ?? '', new RegExp(key.replace('.', '\\.')), `docsRag.${old} points to docsRag.${key}`);
       assert.equal(was.type, now.type);
       assert.deepEqual(was.default, now.default);
     }
