@@ -5,7 +5,7 @@ import type { ChatModel } from '../rag/types';
 import { chooseChatModel, RESTRICTED_NOTE } from './chatModels';
 import { escapeMarkdown, escapeQuotedText, neutraliseGeneratedMarkdown } from './chatMarkdown';
 import { CitationStreamer } from './citationStream';
-import type { AskCitation, DocsService, ResolvedHit } from './docsService';
+import { TRANSLATING_STAGE, type AskCitation, type DocsService, type ResolvedHit } from './docsService';
 import { errorMessage, type Log } from './log';
 import { readSettings } from './settings';
 import { statusMarkdown } from './statusReport';
@@ -52,6 +52,13 @@ async function participantModel(
   return { model: new VscodeChatModel(request.model, token), name: request.model.name };
 }
 
+/** A stage of the search and answer as the progress line names it (with the model where one works). */
+function stageLine(stage: string, modelName: string): string {
+  if (stage === 'Generating…') return `Writing the answer with ${modelName}…`;
+  if (stage === TRANSLATING_STAGE && modelName) return `Translating the question with ${modelName}…`;
+  return stage;
+}
+
 export function createChatHandler(service: DocsService, log: Log): vscode.ChatRequestHandler {
   return async (request, _context, stream, token): Promise<DocsChatResult> => {
     const question = request.prompt.trim();
@@ -88,7 +95,7 @@ export function createChatHandler(service: DocsService, log: Log): vscode.ChatRe
 
       if (request.command === 'search') {
         stream.progress('Searching the documents…');
-        const { hits } = await service.search(question, { k: 10, chatModel, signal: abort.signal });
+        const { hits } = await service.search(question, { k: 10, chatModel, signal: abort.signal, onStage: (stage) => stream.progress(stageLine(stage, modelName)) });
         if (token.isCancellationRequested) return { metadata: meta };
         if (hits.length === 0) {
           stream.markdown(`No passages match “${escapeMarkdown(question)}”. Try other words, or check \`/status\`.`);
@@ -130,7 +137,7 @@ export function createChatHandler(service: DocsService, log: Log): vscode.ChatRe
         signal: abort.signal,
         // The citation check runs after the text is complete; a progress line then would stay below the answer.
         onStage: (stage) => {
-          if (!/^Checking/.test(stage)) stream.progress(stage === 'Generating…' ? `Writing the answer with ${modelName}…` : stage);
+          if (!/^Checking/.test(stage)) stream.progress(stageLine(stage, modelName));
         },
         onSources: (list) => {
           sources = new Map(list.map((c) => [c.n, c]));

@@ -28,6 +28,7 @@ export function searchOverrides(s: DocsRagSettings): Partial<SearchSettings> {
     alpha: s.hybridAlpha ?? undefined,
     queryExpansion: s.queryExpansion ? 'multi-query' : 'off',
     rerank: s.rerank,
+    translateQuestion: s.translateQuestion,
     links: s.followLinks,
     enableDocumentExpansion: s.enableDocumentExpansion,
     maxDocumentsToExpand: s.maxDocumentsToExpand,
@@ -120,8 +121,11 @@ export class DocsService {
     return new MultiFolderRetriever(parts);
   }
 
-  async search(query: string, o: { k?: number; chatModel?: ChatModel; signal?: AbortSignal; flow?: 'chunk' | 'summary' } = {}): Promise<{ hits: ResolvedHit[]; result: RetrievalResult }> {
-    const retriever = await this.retriever(o.chatModel);
+  async search(
+    query: string,
+    o: { k?: number; chatModel?: ChatModel; signal?: AbortSignal; flow?: 'chunk' | 'summary'; onStage?: (stage: string) => void } = {},
+  ): Promise<{ hits: ResolvedHit[]; result: RetrievalResult }> {
+    const retriever = await this.retriever(reportingTranslation(o.chatModel, o.onStage));
     // Hits only: the answer context (augmentation, token budget) is built by ask(), not for a list of passages.
     const result = await retriever.retrieve(query, { k: o.k ?? 10, signal: o.signal, flow: o.flow, context: false });
     this.log.info(formatTrace(`search (${result.hits.length} hits)`, result.trace));
@@ -166,7 +170,7 @@ export class DocsService {
   /** Answers with citations: the model's answer (streamed) or, without a model, the extractive answer. */
   async ask(question: string, o: AskOptions = {}): Promise<AskOutcome> {
     const { answer } = await loadEngineModules();
-    const multi = await this.retriever(o.chatModel);
+    const multi = await this.retriever(reportingTranslation(o.chatModel, o.onStage));
     const resolveCache = new Map<string, Promise<ResolvedHit | undefined>>();
     const retrieved = new Map<string, Passage>();
     const resolvePassage = (p: Passage): Promise<ResolvedHit | undefined> => {
@@ -230,6 +234,23 @@ export class DocsService {
     const multi = this.host.folders().length > 1;
     return `${multi ? `${folder.name}/` : ''}${locationLabel(passage)}`;
   }
+}
+
+/** The progress line shown while the chat model translates the question for the search. */
+export const TRANSLATING_STAGE = 'Translating the question…';
+
+/** The model the search calls, reporting its translation call (`purpose`) as a stage; everything else passes through. */
+export function reportingTranslation(model: ChatModel | undefined, onStage?: (stage: string) => void): ChatModel | undefined {
+  if (!model || !onStage) return model;
+  return {
+    id: model.id,
+    contextWindow: model.contextWindow,
+    countTokens: model.countTokens ? (text, signal) => model.countTokens!(text, signal) : undefined,
+    chat: (messages, options) => {
+      if (options?.purpose === 'translate-question') onStage(TRANSLATING_STAGE);
+      return model.chat(messages, options);
+    },
+  };
 }
 
 export function pageNote(p: Passage): string | undefined {
