@@ -14,7 +14,7 @@ import { createRetriever } from '../rag/search';
 import { ModelError } from '../rag/types';
 import { UsageError, parse, printJson, requireFolder, resolveStore } from './common';
 import { prepareLocalModel } from './localModel';
-import { embedOverrides } from './searchOptions';
+import { embedOverrides, translateOverride } from './searchOptions';
 
 const MODES = ['auto', 'generative', 'agentic', 'extractive'] as const;
 const LENGTHS = ['short', 'medium', 'long'] as const;
@@ -35,6 +35,7 @@ export async function run(argv: string[]): Promise<number> {
     'keep-alive': { type: 'string' },
     json: { type: 'boolean' },
     trace: { type: 'boolean' },
+    translate: { type: 'string' },
   });
   if (positionals.length !== 1) throw new UsageError('ask needs exactly one "<question>" (quote it)');
   let question: string;
@@ -51,6 +52,7 @@ export async function run(argv: string[]): Promise<number> {
   const numCtx = positiveInt(values['num-ctx'], '--num-ctx');
   const timeoutSec = values.timeout === undefined ? undefined : Number(values.timeout);
   if (timeoutSec !== undefined && !(timeoutSec > 0)) throw new UsageError('--timeout takes seconds, e.g. --timeout 300');
+  const translate = translateOverride(values.translate);
   if (mode === 'agentic' && !values.model) throw new UsageError('--mode agentic needs a tool-capable chat model: add --model <name>');
 
   const { embed } = embedOverrides({ embedder: values.embedder, model: values['embed-model'], 'ollama-host': values['ollama-host'] });
@@ -99,7 +101,8 @@ export async function run(argv: string[]): Promise<number> {
       }
     }
 
-    const retriever = createRetriever(engine, { config: 'default', detect: detectLanguage });
+    // The chat model also translates the question for the search (--translate, default auto).
+    const retriever = createRetriever(engine, { config: 'default', chatModel: chatModel ?? undefined, overrides: translate, detect: detectLanguage });
     const stream = !values.json && process.stdout.isTTY === true;
     const options: AnswerOptions = {
       retriever,

@@ -39,11 +39,14 @@ export const COMMAND_USAGE: Record<string, string> = {
     --json                   print the result as one JSON object
 `,
   search: `docs-rag search "<query>" --folder <folder> [--store DIR] [--k N] [--config NAME] [--trace] [--json]
-               [--embedder builtin|ollama|local] [--model NAME|DIR] [--ollama-host URL] [--chat-model NAME] [--alpha X] [--levels 0,1,2]
+               [--embedder builtin|ollama|local] [--model NAME|DIR] [--ollama-host URL] [--chat-model NAME] [--translate on|off|auto]
+               [--alpha X] [--levels 0,1,2]
   Searches the index of <folder> and lists the best passages with their locations.
     --k N                    number of results (1–1000, default 10)
     --config NAME            named pipeline configuration (default, bm25, vector, hybrid, ablations)
-    --chat-model NAME        Ollama chat model for the LLM stages (expansion, rerank)
+    --chat-model NAME        Ollama chat model for the LLM stages (question translation, expansion, rerank)
+    --translate on|off|auto  with a chat model: search the question translated into German/English too (default auto:
+                             when passages in the other language are among its candidates; off: never)
     --alpha X, --levels L    fusion weight; passage levels to search
     --trace                  add the per-stage trace
     --json                   print the results as one JSON object
@@ -53,9 +56,10 @@ export const COMMAND_USAGE: Record<string, string> = {
 `,
   ask: `docs-rag ask "<question>" --folder <folder> [--store DIR] [--model NAME] [--ollama-host URL] [--mode auto|agentic|extractive]
                [--length short|medium|long] [--k N] [--num-ctx N] [--timeout SECONDS] [--keep-alive DURATION] [--json] [--trace]
-               [--embedder builtin|ollama|local] [--embed-model NAME|DIR]
+               [--embedder builtin|ollama|local] [--embed-model NAME|DIR] [--translate on|off|auto]
   Answers a question from the documents of <folder> with citations (indexes the folder first if it has no index).
     --model NAME             Ollama chat model; without it: the extractive answer (quotes of the best passages)
+    --translate on|off|auto  the model also translates the question for the search (default auto, as for search)
     --mode auto|agentic|extractive, --length short|medium|long, --k N (passages retrieved)
     --num-ctx N              context window (default: the model's own, capped at 8192)
     --timeout SECONDS        idle timeout of a model call (default 120)
@@ -65,19 +69,21 @@ export const COMMAND_USAGE: Record<string, string> = {
 `,
   mcp: `docs-rag mcp --folder <folder> [--store DIR] [--watch] [--model NAME] [--ollama-host URL] [--quiet]
                [--http PORT] [--[no-]ignore-files] [--[no-]follow-external-symlinks] [--ocr on|off] [--ocr-langs L]
-               [--ocr-max-pages N] [--parse-timeout SECONDS]
+               [--ocr-max-pages N] [--parse-timeout SECONDS] [--translate on|off|auto]
   Serves the index of <folder> to agents over the Model Context Protocol (stdio; with --http PORT, Streamable HTTP on
   127.0.0.1 only). Tools: search, read, ask, status.
     --watch                  re-index changed files in the background
     --[no-]ignore-files, --[no-]follow-external-symlinks, --ocr…, --parse-timeout   as for docs-rag index: which files
                              the index holds and how they are read; without them --watch's runs keep the settings the
                              index recorded (its enrichment too)
-    --model NAME, --ollama-host URL   Ollama chat model for generated answers of the ask tool
+    --model NAME, --ollama-host URL   Ollama chat model for generated answers of the ask tool (it also translates
+                             the question for search and ask: --translate, as for docs-rag search)
     --quiet                  no log lines on stderr
 `,
   eval: `docs-rag eval --folder <folder> --queries <jsonl> | --beir <dir> [--qrels FILE] [--store DIR] [--config NAME|all] [--json]
                [--limit N] [--reindex] [--per-query] [--quote-edges] [--answers] [--set key=value]... [--chunk-scale X]
                [--chunk-strategy NAME] [--embedder builtin|ollama|local] [--model NAME|DIR] [--ollama-host URL] [--chat-model NAME]
+               [--translate on|off|auto]
   Measures retrieval (and with --answers, answers) on workspace questions or a BEIR-layout set.
 `,
 };

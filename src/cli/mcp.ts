@@ -10,7 +10,7 @@ import type { DocsRagTools as Tools } from '../mcp/tools';
 import { UsageError, parse, requireFolder, resolveStore } from './common';
 import { INGEST_FLAGS, ingestOverrides } from './ingestOptions';
 import { prepareLocalModel } from './localModel';
-import { embedOverrides } from './searchOptions';
+import { embedOverrides, translateOverride } from './searchOptions';
 import { version } from '../../package.json';
 
 export async function run(argv: string[]): Promise<number> {
@@ -24,6 +24,7 @@ export async function run(argv: string[]): Promise<number> {
     watch: { type: 'boolean' },
     quiet: { type: 'boolean' },
     http: { type: 'string' },
+    translate: { type: 'string' },
     ...INGEST_FLAGS,
   });
   if (positionals.length) throw new UsageError(`mcp takes no positional arguments (got ${positionals.map((p) => JSON.stringify(p)).join(' ')}); use --folder <folder>`);
@@ -34,7 +35,8 @@ export async function run(argv: string[]): Promise<number> {
   const log = values.quiet ? () => undefined : (m: string) => process.stderr.write(`docs-rag mcp: ${m}\n`);
   const storeDir = resolveStore(folder, values.store);
   const access = new IndexAccess({ folder, storeDir, config: { embed, ingest: ingestOverrides(values) }, embedderOverride: embed.provider !== undefined, settingsFromIndex: true, log });
-  const tools = new DocsRagTools({ access, model: values.model, ollamaHost: values['ollama-host'], log });
+  const translate = translateOverride(values.translate).translateQuestion;
+  const tools = new DocsRagTools({ access, model: values.model, ollamaHost: values['ollama-host'], translate, log });
   const server = createMcpServer(tools, version, log);
   const watcher = values.watch ? new FolderWatcher(access, { log }) : null;
   let port: number | undefined;

@@ -12,6 +12,7 @@ export const SEARCH_FLAGS = {
   model: { type: 'string' },
   'ollama-host': { type: 'string' },
   'chat-model': { type: 'string' },
+  translate: { type: 'string' },
   alpha: { type: 'string' },
   levels: { type: 'string' },
   json: { type: 'boolean' },
@@ -22,6 +23,7 @@ export interface SearchFlagValues {
   model?: string;
   'ollama-host'?: string;
   'chat-model'?: string;
+  translate?: string;
   alpha?: string;
   levels?: string;
 }
@@ -59,7 +61,14 @@ export function searchOverrides(v: SearchFlagValues): Partial<SearchSettings> {
     o.alpha = a;
   }
   if (v.levels !== undefined) o.levels = parseLevels(v.levels);
-  return o;
+  return { ...o, ...translateOverride(v.translate) };
+}
+
+/** `--translate on|off|auto`: the chat model's translation of the question before the search (default auto). */
+export function translateOverride(v: string | undefined): Partial<SearchSettings> {
+  if (v === undefined) return {};
+  if (v !== 'on' && v !== 'off' && v !== 'auto') throw new UsageError(`--translate must be on, off or auto, got "${v}"`);
+  return { translateQuestion: v };
 }
 
 export function parseLevels(s: string): Level[] {

@@ -103,6 +103,8 @@ export interface ToolContextOptions {
   /** Ollama chat model for `ask` (and LLM search stages), as `docs-rag ask --model`. */
   model?: string;
   ollamaHost?: string;
+  /** The chat model's translation of the question before a search (`--translate`; default auto). */
+  translate?: 'auto' | 'on' | 'off';
   log?: (message: string) => void;
 }
 
@@ -112,6 +114,10 @@ export class DocsRagTools {
   private chatModel: Promise<ChatModel | null> | null = null;
 
   constructor(private readonly o: ToolContextOptions) {}
+
+  private overrides(): { translateQuestion?: 'auto' | 'on' | 'off' } {
+    return this.o.translate ? { translateQuestion: this.o.translate } : {};
+  }
 
   /** Runs one tool call. Throws ToolInputError for a bad call and IndexMissingError when the folder has no index. */
   async call(name: string, args: Record<string, unknown> | undefined, signal?: AbortSignal): Promise<ToolResult> {
@@ -140,7 +146,7 @@ export class DocsRagTools {
     if (!configNames().includes(config)) throw new ToolInputError(`search: unknown config "${config}". Use one of: ${configNames().join(', ')}.`);
     const chatModel = await this.model(signal);
     return this.o.access.use(async (engine) => {
-      const retriever = createRetriever(engine, { config, chatModel: chatModel ?? undefined, detect: detectLanguage });
+      const retriever = createRetriever(engine, { config, chatModel: chatModel ?? undefined, overrides: this.overrides(), detect: detectLanguage });
       const result = await retriever.retrieve(query, { k, context: false, signal });
       const hits = result.hits.map((h) => {
         const j = hitToJson(h);
@@ -233,7 +239,7 @@ export class DocsRagTools {
     const chatModel = await this.model(signal);
     return this.o.access.use(async (engine) => {
       if ((await engine.store.countPassages()) === 0) throw new IndexMissingError(`The index at ${engine.storeDir} has no passages yet. Build it first: docs-rag index ${engine.folder}`);
-      const retriever = createRetriever(engine, { config: 'default', detect: detectLanguage });
+      const retriever = createRetriever(engine, { config: 'default', chatModel: chatModel ?? undefined, overrides: this.overrides(), detect: detectLanguage });
       const r = await answerQuestion(question, {
         retriever,
         chatModel,

@@ -220,6 +220,8 @@ export interface ChatOptions {
   json?: boolean;
   /** Called with each streamed piece of text. */
   onToken?: (text: string) => void;
+  /** What the call is for, when a host shows it as progress (the search's translation of the question). */
+  purpose?: 'translate-question';
 }
 
 export interface ChatResponse {

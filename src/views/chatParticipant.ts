@@ -5,7 +5,7 @@ import type { ChatModel } from '../rag/types';
 import { chooseChatModel, RESTRICTED_NOTE } from './chatModels';
 import { escapeMarkdown, escapeQuotedText, neutraliseGeneratedMarkdown } from './chatMarkdown';
 import { CitationStreamer } from './citationStream';
-import { ANSWER_STAGE_LABELS, type AskCitation, type DocsService, type ResolvedHit } from './docsService';
+import { type AskCitation, type DocsService, type ResolvedHit, type ViewStage } from './docsService';
 import { errorMessage, type Log } from './log';
 import { readSettings } from './settings';
 import { statusMarkdown } from './statusReport';
@@ -52,7 +52,23 @@ async function participantModel(
   return { model: new VscodeChatModel(request.model, token), name: request.model.name };
 }
 
-/** The answer pipeline's stage names (src/rag/answer/answer.ts) in the display language. */
+/** A stage of the search and answer as the progress line names it, in the display language (with the model where one works). */
+function stageLine(stage: ViewStage, modelName: string): string | undefined {
+  switch (stage) {
+    case 'checking-citations':
+      // The citation check runs after the text is complete; a progress line then would stay below the answer.
+      return undefined;
+    case 'generating':
+      return vscode.l10n.t('Writing the answer with {0}…', modelName);
+    case 'searching':
+      return vscode.l10n.t('Searching the documents…');
+    case 'searching-with-model':
+      return vscode.l10n.t('Searching with the model…');
+    case 'translating':
+      return modelName ? vscode.l10n.t('Translating the question with {0}…', modelName) : vscode.l10n.t('Translating the question…');
+  }
+}
+
 export function createChatHandler(service: DocsService, log: Log): vscode.ChatRequestHandler {
   return async (request, _context, stream, token): Promise<DocsChatResult> => {
     const question = request.prompt.trim();
@@ -89,7 +105,10 @@ export function createChatHandler(service: DocsService, log: Log): vscode.ChatRe
 
       if (request.command === 'search') {
         stream.progress(vscode.l10n.t('Searching the documents…'));
-        const { hits } = await service.search(question, { k: 10, chatModel, signal: abort.signal });
+        const { hits } = await service.search(question, { k: 10, chatModel, signal: abort.signal, onStage: (stage) => {
+          const line = stageLine(stage, modelName);
+          if (line) stream.progress(line);
+        } });
         if (token.isCancellationRequested) return { metadata: meta };
         if (hits.length === 0) {
           stream.markdown(vscode.l10n.t('No passages match “{0}”. Try other words, or check `/status`.', escapeMarkdown(question)));
@@ -130,20 +149,8 @@ export function createChatHandler(service: DocsService, log: Log): vscode.ChatRe
         flow: request.command === 'summary' ? 'summary' : undefined,
         signal: abort.signal,
         onStage: (stage) => {
-          switch (stage) {
-            case 'checking-citations':
-              // The citation check runs after the text is complete; a progress line then would stay below the answer.
-              return;
-            case 'generating':
-              stream.progress(vscode.l10n.t('Writing the answer with {0}…', modelName));
-              return;
-            case 'searching':
-              stream.progress(vscode.l10n.t('Searching the documents…'));
-              return;
-            case 'searching-with-model':
-              stream.progress(vscode.l10n.t('Searching with the model…'));
-              return;
-          }
+          const line = stageLine(stage, modelName);
+          if (line) stream.progress(line);
         },
         onSources: (list) => {
           sources = new Map(list.map((c) => [c.n, c]));

@@ -29,6 +29,7 @@ export function searchOverrides(s: DocsRagSettings): Partial<SearchSettings> {
     alpha: s.hybridAlpha ?? undefined,
     queryExpansion: s.queryExpansion ? 'multi-query' : 'off',
     rerank: s.rerank,
+    translateQuestion: s.translateQuestion,
     links: s.followLinks,
     enableDocumentExpansion: s.enableDocumentExpansion,
     maxDocumentsToExpand: s.maxDocumentsToExpand,
@@ -87,11 +88,12 @@ export interface AskOutcome {
 }
 
 /** How a status line shows each stage of answering. */
-export const ANSWER_STAGE_LABELS: Readonly<Record<AnswerStage, string>> = {
+export const ANSWER_STAGE_LABELS: Readonly<Record<ViewStage, string>> = {
   searching: 'Searching…',
   'searching-with-model': 'Searching with the model…',
   generating: 'Generating…',
   'checking-citations': 'Checking citations…',
+  translating: 'Translating the question…',
 };
 
 export interface AskOptions {
@@ -100,7 +102,7 @@ export interface AskOptions {
   noModelNote?: string;
   signal?: AbortSignal;
   flow?: 'chunk' | 'summary';
-  onStage?: (stage: AnswerStage) => void;
+  onStage?: (stage: ViewStage) => void;
   /** Streamed answer text with [n] markers. */
   onToken?: (text: string) => void;
   /** The exact numbered sources of the answer, resolved to locations, before any text that cites them is streamed. */
@@ -129,8 +131,11 @@ export class DocsService {
     return new MultiFolderRetriever(parts);
   }
 
-  async search(query: string, o: { k?: number; chatModel?: ChatModel; signal?: AbortSignal; flow?: 'chunk' | 'summary' } = {}): Promise<{ hits: ResolvedHit[]; result: RetrievalResult }> {
-    const retriever = await this.retriever(o.chatModel);
+  async search(
+    query: string,
+    o: { k?: number; chatModel?: ChatModel; signal?: AbortSignal; flow?: 'chunk' | 'summary'; onStage?: (stage: ViewStage) => void } = {},
+  ): Promise<{ hits: ResolvedHit[]; result: RetrievalResult }> {
+    const retriever = await this.retriever(reportingTranslation(o.chatModel, o.onStage));
     // Hits only: the answer context (augmentation, token budget) is built by ask(), not for a list of passages.
     const result = await retriever.retrieve(query, { k: o.k ?? 10, signal: o.signal, flow: o.flow, context: false });
     this.log.info(formatTrace(`search (${result.hits.length} hits)`, result.trace));
@@ -175,7 +180,7 @@ export class DocsService {
   /** Answers with citations: the model's answer (streamed) or, without a model, the extractive answer. */
   async ask(question: string, o: AskOptions = {}): Promise<AskOutcome> {
     const { answer } = await loadEngineModules();
-    const multi = await this.retriever(o.chatModel);
+    const multi = await this.retriever(reportingTranslation(o.chatModel, o.onStage));
     const resolveCache = new Map<string, Promise<ResolvedHit | undefined>>();
     const retrieved = new Map<string, Passage>();
     const resolvePassage = (p: Passage): Promise<ResolvedHit | undefined> => {
@@ -239,6 +244,25 @@ export class DocsService {
     const multi = this.host.folders().length > 1;
     return `${multi ? `${folder.name}/` : ''}${locationLabel(passage)}`;
   }
+}
+
+/** The stage while the chat model translates the question for the search (before the answer's own stages). */
+export const TRANSLATING_STAGE = 'translating';
+/** What the views report as progress: the answer's stages and the question's translation. */
+export type ViewStage = AnswerStage | typeof TRANSLATING_STAGE;
+
+/** The model the search calls, reporting its translation call (`purpose`) as a stage; everything else passes through. */
+export function reportingTranslation(model: ChatModel | undefined, onStage?: (stage: ViewStage) => void): ChatModel | undefined {
+  if (!model || !onStage) return model;
+  return {
+    id: model.id,
+    contextWindow: model.contextWindow,
+    countTokens: model.countTokens ? (text, signal) => model.countTokens!(text, signal) : undefined,
+    chat: (messages, options) => {
+      if (options?.purpose === 'translate-question') onStage(TRANSLATING_STAGE);
+      return model.chat(messages, options);
+    },
+  };
 }
 
 export function pageNote(p: Passage): string | undefined {

@@ -30,6 +30,8 @@ export interface DocsRagSettings {
   /** LLM query expansion (multi-query variants); `docsRag.search.queryExpansion`, formerly `search.expansion`. */
   queryExpansion: boolean;
   rerank: boolean;
+  /** The chat model's translation of the question before the search (`docsRag.search.translateQuestion`). */
+  translateQuestion: 'auto' | 'on' | 'off';
   /** Follow the reference graph (links table) for multi-part, relational and comparative questions. */
   followLinks: boolean;
   enableDocumentExpansion: boolean;
@@ -90,6 +92,7 @@ export function readSettings(scope?: vscode.ConfigurationScope): DocsRagSettings
     hybridAlpha: typeof alpha === 'number' && alpha >= 0 && alpha <= 1 ? alpha : null,
     queryExpansion: renamedSetting<boolean>(c, 'search.queryExpansion') === true,
     rerank: c.get<boolean>('search.rerank') === true,
+    translateQuestion: oneOf(c.get('search.translateQuestion'), ['auto', 'on', 'off'] as const, 'auto'),
     followLinks: c.get<boolean>('search.followLinks') !== false,
     enableDocumentExpansion: c.get<boolean>('search.enableDocumentExpansion') !== false,
     maxDocumentsToExpand: num(c.get('search.maxDocumentsToExpand'), 3),

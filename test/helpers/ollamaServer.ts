@@ -405,6 +405,24 @@ export async function startFakeOllama(opts: FakeOllamaOptions = {}): Promise<Fak
   };
 }
 
+/**
+ * A chat function that translates by lookup, for the search's question translation (its contract: the prompt contains
+ * the question verbatim; the reply's first line is the translation). The reply is the translation of the longest known
+ * question found in the last user message; prompts with none get `otherwise` (default: an empty reply). Given parallel
+ * questions (XQuAD's English and German versions of one question), it is a perfect translator.
+ */
+export function translatorChat(
+  translations: ReadonlyMap<string, string>,
+  otherwise: (req: FakeChatRequest) => string | FakeChatReply = () => '',
+): (req: FakeChatRequest) => string | FakeChatReply {
+  const known = [...translations.keys()].sort((a, b) => b.length - a.length);
+  return (req) => {
+    const prompt = [...req.messages].reverse().find((m) => m.role === 'user')?.content ?? '';
+    const question = known.find((q) => prompt.includes(q));
+    return question === undefined ? otherwise(req) : (translations.get(question) as string);
+  };
+}
+
 /** A loopback port with nothing listening (bound, then released): an "Ollama host that is down". */
 export async function closedPort(): Promise<number> {
   const srv = net.createServer();

@@ -86,7 +86,8 @@ describe('search: LLM stages end to end (real ollama client, test server, real L
     const before = chatRequests().length;
     const base = await createRetriever(engine(), { config: 'default' }).retrieve('crate version publish registry', { k: 5, context: false });
     assert.notEqual(base.hits[0].passage.path, 'workspace.md', 'precondition: the model-free ranking does not put the marker first');
-    const res = await createRetriever(engine(), { config: 'default+rerank', chatModel: chat() }).retrieve('crate version publish registry', { k: 5, context: false });
+    // The reranking model here only scores passages: the question's translation (another stage) is left out.
+    const res = await createRetriever(engine(), { config: 'default+rerank', chatModel: chat(), overrides: { translateQuestion: 'off' } }).retrieve('crate version publish registry', { k: 5, context: false });
     assert.ok(chatRequests().length > before, 'the reranker called /api/chat');
     assert.equal(res.warnings.length, 0, res.warnings.join('; '));
     const top = res.hits[0];

@@ -5,6 +5,7 @@ import { firstSentence, replyFor, streamParts, parseSources } from '../vscode/lm
 import { buildAnswerMessages, groundednessMessages } from '../../src/rag/answer/prompts';
 import { multiQuery } from '../../src/rag/search/expand';
 import { LlmReranker } from '../../src/rag/search/rerank';
+import { clearTranslationCache, translateQuestion } from '../../src/rag/search/translate';
 import type { ChatMessage, ChatModel, ChatOptions, ChatResponse, Passage, SearchHit } from '../../src/rag/types';
 
 function passage(id: string, path: string, text: string, startLine: number, endLine: number): Passage {
@@ -31,11 +32,12 @@ class TestLmChatModel implements ChatModel {
   readonly id = 'docs-rag-test-model';
   readonly contextWindow = 16000;
   readonly seen: ChatMessage[][] = [];
+  constructor(private readonly translations?: Record<string, string>) {}
   async chat(messages: ChatMessage[], options: ChatOptions = {}): Promise<ChatResponse> {
     this.seen.push(messages);
     const text = replyFor(
       messages.map((m) => ({ role: m.role, text: m.content })),
-      { modelOptions: options.json ? { json: true } : undefined },
+      { modelOptions: options.json ? { json: true } : undefined, translations: this.translations },
     );
     for (const part of streamParts(text)) options.onToken?.(part);
     return { text, toolCalls: [] };
@@ -77,6 +79,16 @@ describe('test language model replies', () => {
     assert.deepEqual(reranked.map((h) => h.passage.id), ['a', 'b']);
     assert.deepEqual(reranked.map((h) => h.score), [1, 0.9]);
     assert.equal(model.seen.length, 1);
+  });
+
+  it('answers the real translation request with the translation set for the question, else the question unchanged', async () => {
+    clearTranslationCache();
+    const question = 'How many days of leave does a full-time employee get?';
+    const model = new TestLmChatModel({ [question]: 'Wie viele Arbeitstage Urlaub hat eine Vollzeitkraft?' });
+    assert.deepEqual(await translateQuestion(model, question, 'en', { timeoutMs: 5000 }), [
+      { text: 'Wie viele Arbeitstage Urlaub hat eine Vollzeitkraft?', lang: 'de', kind: 'translation' },
+    ]);
+    await assert.rejects(translateQuestion(new TestLmChatModel(), 'Where does the build cache live?', 'en', { timeoutMs: 5000 }), /no usable translation/);
   });
 
   it('answers a groundedness check with valid JSON', () => {

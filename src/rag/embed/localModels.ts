@@ -30,28 +30,41 @@ export interface KnownModel {
   sumsSource: string;
 }
 
-const E5_REVISION = '614241f622f53c4eeff9890bdc4f31cfecc418b3';
+/**
+ * Xenova/multilingual-e5-small: transformers.js's own ONNX conversion of intfloat/multilingual-e5-small (same weights and
+ * tokenizer), at a pinned revision. Its `onnx/model_quantized.onnx` is the int8 file transformers.js loads for dtype q8;
+ * the model repository's own int8 file (`onnx/model_qint8_avx512_vnni.onnx`) is quantized for AVX512-VNNI, and such
+ * exports can saturate on x86 CPUs without VNNI and give silently different vectors (onnxruntime issue 14642).
+ */
+const E5_REVISION = '761b726dd34fb83930e26aab4e9ac3899aa1fa78';
 
-/** intfloat/multilingual-e5-small (MIT): 384 dimensions, 100 languages, 512 tokens, int8 ONNX export of the model repo. */
+/** intfloat/multilingual-e5-small (MIT): 384 dimensions, 100 languages, 512 tokens, transformers.js int8 export. */
 export const MULTILINGUAL_E5_SMALL: KnownModel = {
   id: 'multilingual-e5-small',
-  base: `https://huggingface.co/intfloat/multilingual-e5-small/resolve/${E5_REVISION}`,
+  base: `https://huggingface.co/Xenova/multilingual-e5-small/resolve/${E5_REVISION}`,
   dtype: 'q8',
   pooling: 'mean',
   dimension: 384,
+  // Sources (found with the library search tool; not re-checked against the files here, no access to the model host):
+  // the same size and SHA-256 of onnx/model_quantized.onnx at this revision are pinned by several independent public
+  // projects (a TypeScript model table, a C# downloader using this revision's resolve URL, a Rust model registry); the
+  // SHA-256 and its 112.83 MiB also appear in github.com/ergosumx/tokenx,
+  // examples/.models/multilingual-e5-small/VALIDATION_REPORT.json. tokenizer.json is the same file (size and SHA-256) as
+  // the model repository's onnx/tokenizer.json pinned before.
   sumsSource:
-    'sizes and SHA-256 of intfloat/multilingual-e5-small at revision 614241f6 as pinned by two independent public projects ' +
-    '(found with the library search tool); not re-checked against the files here (no access to the model host)',
+    'sizes and SHA-256 of Xenova/multilingual-e5-small at revision 761b726d as pinned by several independent public projects ' +
+    '(found with the library search tool; the model file\'s SHA-256 also in ergosumx/tokenx VALIDATION_REPORT.json); ' +
+    'not re-checked against the files here (no access to the model host)',
   files: [
     {
       path: 'onnx/model_quantized.onnx',
-      source: 'onnx/model_qint8_avx512_vnni.onnx',
-      size: 118_346_824,
-      sha256: 'dd476dd0c2514e9b9be83aeb3853fac0763e0bdf4a71645407587d77c48a2d88',
+      source: 'onnx/model_quantized.onnx',
+      size: 118_308_185,
+      sha256: 'f80102d3f2a1229f387d3c81909990d8945513e347b0eab049f7de3c6f98c193',
     },
     {
       path: 'tokenizer.json',
-      source: 'onnx/tokenizer.json',
+      source: 'tokenizer.json',
       size: 17_082_730,
       sha256: '0b44a9d7b51c3c62626640cda0e2c2f70fdacdc25bbbd68038369d14ebdf4c39',
     },

@@ -1,12 +1,12 @@
 // Helpers for LLM calls (query expansion, rerank): a chat call with a deadline, and robust extraction of JSON from model output.
-import { ModelError, type ChatMessage, type ChatModel } from '../types';
+import { ModelError, type ChatMessage, type ChatModel, type ChatOptions } from '../types';
 
 /** Calls the model with a hard deadline (the adapter also gets the abort signal); errors become ModelError. */
 export async function chatWithTimeout(
   model: ChatModel,
   messages: ChatMessage[],
   timeoutMs: number,
-  options: { json?: boolean; temperature?: number; maxTokens?: number; signal?: AbortSignal } = {},
+  options: { json?: boolean; temperature?: number; maxTokens?: number; signal?: AbortSignal; purpose?: ChatOptions['purpose'] } = {},
 ): Promise<string> {
   const controller = new AbortController();
   const onAbort = () => controller.abort();
@@ -25,6 +25,7 @@ export async function chatWithTimeout(
         json: options.json,
         temperature: options.temperature ?? 0,
         maxTokens: options.maxTokens,
+        purpose: options.purpose,
       }),
       deadline,
     ]);

@@ -104,6 +104,25 @@ export interface SearchSettings extends AugmentSettings, LinkSettings {
   summaryMaxSections: number;
   /** Deadline of each LLM call. */
   llmTimeoutMs: number;
+  /**
+   * The chat model's translation of the question into the other language (German ↔ English) and an optional restatement,
+   * each searched and fused with the question's own list (search/translate.ts). `auto`: asked when a passage in the other
+   * language is among the question's candidates (never for an index in the question's language alone); `on`: always;
+   * `off`: never. Skipped without a chat model.
+   */
+  translateQuestion: 'auto' | 'on' | 'off';
+  /** Deadline of the translation call; past it (or on any failure) the search goes on with the question alone. */
+  translateTimeoutMs: number;
+  /** RRF weight of the translated question's candidate list (the question's own list: 1, the largest). */
+  translationWeight: number;
+  /** RRF weight of the restated question's candidate list. */
+  restatementWeight: number;
+  /**
+   * In that fusion, each list's weight for the passages not in its own language (the question's list for passages in the
+   * other language, the translation's for passages in the question's): small, so each language is ranked by the query in
+   * that language, the other one only breaking ties (EVALUATION.md, question translation).
+   */
+  translationOtherLanguageWeight: number;
 }
 
 export const BASE_SETTINGS: SearchSettings = {
@@ -161,6 +180,11 @@ export const BASE_SETTINGS: SearchSettings = {
   summaryDocThreshold: 0.35,
   summaryMaxSections: 40,
   llmTimeoutMs: 30_000,
+  translateQuestion: 'auto',
+  translateTimeoutMs: 3000,
+  translationWeight: 1,
+  restatementWeight: 0.5,
+  translationOtherLanguageWeight: 0.1,
   ...LINK_DEFAULTS,
 };
 
@@ -195,6 +219,7 @@ export const NAMED_CONFIGS: Record<string, { description: string; settings: Part
     description: 'default with every model-free list on: thesaurus synonyms and pseudo-relevance feedback besides both columns, exact tokens, compound parts, spelling and the bridge (latency bench)',
     settings: { synonyms: true, prf: true },
   },
+  'default-translate': { description: 'default without the chat model\'s translation of the question (the same as default without a chat model)', settings: { translateQuestion: 'off' } },
   'default+prf': { description: 'default + pseudo-relevance feedback (RM3-style terms from the top passages)', settings: { prf: true } },
   'default+dedupe': { description: 'default + near-duplicate removal', settings: { dedupe: true } },
   'default+mmr': { description: 'default + MMR diversity', settings: { mmr: true } },

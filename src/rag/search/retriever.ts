@@ -1,7 +1,7 @@
 // The retrieval orchestrator: analyses the query, picks a flow (strategy) — the chunk flow (classic retrieval) or the
 // summary flow (section/document summaries for overview questions) — runs the optional LLM stages with fallbacks, and
 // builds the budgeted answer context. Every query returns a trace; LLM failures become warnings, never errors.
-import type { ChatModel, Embedder, Level, SearchHit } from '../types';
+import type { ChatModel, Embedder, Lang, Level, SearchHit } from '../types';
 import type { IndexStore } from '../store/types';
 import { analyzeQuery } from './analyze';
 import { augmentHits } from './augment';
@@ -24,6 +24,7 @@ import { expansionLists, noteListWeights } from './termExpansion';
 import { LlmReranker } from './rerank';
 import { keepLinkedTogether, linkStage, linkTrigger } from './links';
 import { Tracer } from './trace';
+import { translationStage } from './translate';
 import { orderSiblingsByHeadings } from './structure';
 import type { QueryAnalysis, Reranker, RetrievalContext, RetrievalResult, RetrieveOptions, Retriever } from './types';
 
@@ -165,6 +166,31 @@ class ChunkFlow implements Flow {
       q.tracer,
     );
     noteListWeights(weightedKeyword, q.tracer);
+    // The chat model's translation of the question, searched in its own language (its spans stay out of the trace).
+    const searchAs = (text: string, lang: Lang) =>
+      gatherCandidates(
+        this.deps.engine.store,
+        this.deps.engine.embedder,
+        {
+          queries: [text],
+          vectorOnly: [],
+          keywordOnly: [],
+          lang,
+          levels: q.analysis.levels,
+          candidates: Math.max(s.candidates, q.k),
+          keyword: s.keyword,
+          vector: s.vector,
+          fusion: q.options.alpha !== undefined ? 'weighted' : s.fusion,
+          rrfK: s.rrfK,
+          rrfVectorWeight: s.rrfVectorWeight,
+          adaptiveVectorWeight: s.adaptiveVectorWeight && this.deps.engine.embedder.id === 'builtin' ? s.vectorWeightRange : undefined,
+          alpha: q.analysis.alpha,
+          withVectors: s.mmr,
+          ...languageLists({ ...q, query: text, tracer: new Tracer(), analysis: { ...q.analysis, lang, exactTokens: [] } }, vocab, s),
+        },
+        new Tracer(),
+      );
+    hits = await translationStage(this.deps.chatModel, { ...s, candidates: Math.max(s.candidates, q.k) }, { question: q.query, lang: q.analysis.lang, tracer: q.tracer, warnings: q.warnings, signal: q.options.signal }, hits, searchAs);
     if (s.prf && s.keyword) {
       const o = { docs: s.prfDocs, terms: s.prfTerms, weight: s.prfWeight, rrfK: s.rrfK, candidates: Math.max(s.candidates, q.k), levels: q.analysis.levels };
       hits = await prfStage(this.deps.engine.store, q.query, q.analysis.lang, hits, o, q.tracer);

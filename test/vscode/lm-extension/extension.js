@@ -4,6 +4,8 @@
 // without GitHub Copilot or any network. The replies come from ./reply.js:
 //   - prompt with numbered sources (<source n="k" ...>text</source> or "[k] ..." blocks) → for each source its
 //     first sentence followed by " [k]", one per line;
+//   - the search's translation request → the translation set with `docsRagTestLm.setTranslations` ({question:
+//     translation}), else the question unchanged;
 //   - JSON requested (model option json/format, or "JSON" in the instructions) → valid JSON (see reply.js);
 //   - otherwise "Test model reply: <first sentence of the last user message>".
 // Replies stream word by word. Every request is recorded; tests read them with the command
@@ -61,6 +63,8 @@ function activate(context) {
   /** @type {any[]} */
   const recorded = [];
   let jsonOverride;
+  /** @type {Record<string, string> | undefined} */
+  let translations;
 
   const provider = {
     provideLanguageModelChatInformation() {
@@ -69,7 +73,7 @@ function activate(context) {
     async provideLanguageModelChatResponse(model, messages, options, progress, token) {
       const msgs = messages.map((m) => ({ role: roleName(m.role), text: messageText(m) }));
       const modelOptions = options && options.modelOptions ? options.modelOptions : undefined;
-      const reply = replyFor(msgs, { modelOptions, jsonOverride });
+      const reply = replyFor(msgs, { modelOptions, jsonOverride, translations });
       recorded.push({ modelId: model.id, messages: msgs, modelOptions: modelOptions ?? null, reply, at: Date.now() });
       if (recorded.length > MAX_RECORDED) recorded.shift();
       for (const part of streamParts(reply)) {
@@ -90,6 +94,9 @@ function activate(context) {
     vscode.commands.registerCommand('docsRagTestLm.getRequests', () => JSON.parse(JSON.stringify(recorded))),
     vscode.commands.registerCommand('docsRagTestLm.clearRequests', () => {
       recorded.length = 0;
+    }),
+    vscode.commands.registerCommand('docsRagTestLm.setTranslations', (value) => {
+      translations = value && typeof value === 'object' ? value : undefined;
     }),
     vscode.commands.registerCommand('docsRagTestLm.setJsonReply', (value) => {
       jsonOverride = value === undefined ? undefined : value;

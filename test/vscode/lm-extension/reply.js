@@ -164,16 +164,31 @@ function answerFromSources(sources) {
     .join('\n');
 }
 
+/** The search's translation request (src/rag/search/translate.ts): its instructions name the task. */
+const TRANSLATE_REQUEST = /\btranslate search questions\b/i;
+
+/**
+ * The reply to a translation request: the translation the test set for the question (the last user message, which the
+ * request carries verbatim), else the question unchanged (a model that cannot translate: the search leaves it out).
+ * @param {string} question
+ * @param {Record<string, string> | undefined} translations
+ */
+function translationReply(question, translations) {
+  const q = question.trim();
+  return translations && typeof translations[q] === 'string' ? translations[q] : q;
+}
+
 /**
  * The full reply for a request.
  * @param {{role: string, text: string}[]} messages
- * @param {{modelOptions?: Record<string, unknown>, jsonOverride?: unknown}} [options]
+ * @param {{modelOptions?: Record<string, unknown>, jsonOverride?: unknown, translations?: Record<string, string>}} [options]
  * @returns {string}
  */
 function replyFor(messages, options = {}) {
   const prompt = messages.map((m) => m.text).join('\n');
   const users = messages.filter((m) => m.role === 'user');
   const lastUser = users.length ? users[users.length - 1].text : prompt;
+  if (TRANSLATE_REQUEST.test(prompt) && parseSources(prompt).length === 0) return translationReply(lastUser, options.translations);
   if (wantsJson(prompt, options.modelOptions)) return jsonReply(prompt, lastUser, options.jsonOverride);
   const sources = parseSources(prompt);
   if (sources.length > 0) {
@@ -193,4 +208,4 @@ function streamParts(text) {
   return parts ?? [text];
 }
 
-module.exports = { parseSources, firstSentence, wantsJson, jsonReply, replyFor, streamParts, answerFromSources, questionOf };
+module.exports = { parseSources, firstSentence, wantsJson, jsonReply, replyFor, streamParts, answerFromSources, questionOf, translationReply };
