@@ -1,11 +1,12 @@
 // `npm run gate` — the retrieval quality gate (src/rag/eval/gate.ts) against test/quality/baseline.json; exit 1 when it fails.
 // `npm run gate:baseline` — measures the same sets and rewrites the baseline (commit it with the change that moved it).
-//   options: --sets dev,scifact   only these sets (the comparison covers only what was measured)
+//   options: --sets dev,scifact   only these sets (the comparison covers only what was measured; with
+//                                 --update-baseline only their figures are replaced, the others' are kept)
 import { execFileSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { parseArgs } from 'node:util';
-import { GATE_MAX_QUERIES, compareGate, measureGate, renderGate, type GateBaseline } from '../src/rag/eval/gate';
+import { compareGate, measureGate, renderGate, type GateBaseline } from '../src/rag/eval/gate';
 
 const ROOT = path.resolve(__dirname, '..');
 export const BASELINE_FILE = path.join(ROOT, 'test/quality/baseline.json');
@@ -30,12 +31,12 @@ async function main(): Promise<number> {
   const sets = values.sets?.split(',').map((s) => s.trim());
   const measured = await measureGate({ shared, sets, onProgress: (l) => process.stderr.write(`${l}\n`) });
   if (values['update-baseline']) {
+    const previous = sets && fs.existsSync(BASELINE_FILE) ? (JSON.parse(fs.readFileSync(BASELINE_FILE, 'utf8')) as GateBaseline) : undefined;
     const baseline: GateBaseline = {
       commit: commitId(),
       measuredAt: new Date().toISOString().slice(0, 16).replace('T', ' ') + ' UTC',
-      command: 'npm run gate:baseline',
-      maxQueries: GATE_MAX_QUERIES,
-      sets: measured.sets,
+      command: sets ? `npm run gate:baseline -- --sets ${sets.join(',')}` : 'npm run gate:baseline',
+      sets: { ...previous?.sets, ...measured.sets },
     };
     fs.mkdirSync(path.dirname(BASELINE_FILE), { recursive: true });
     fs.writeFileSync(BASELINE_FILE, `${JSON.stringify(baseline, null, 2)}\n`);

@@ -301,3 +301,55 @@ describe('retrieval with synonyms and translations (generated corpus)', function
     assert.ok(r.hits.length > 0);
   });
 });
+
+describe('retrieval in a bilingual index: both language versions of the answer, the own-language one not displaced', function () {
+  this.timeout(180_000);
+  let folder: string;
+  let lexDir: string;
+  let engine: Engine;
+
+  before(async () => {
+    lexDir = fs.mkdtempSync(path.join(os.tmpdir(), 'lexicon-'));
+    writeFixtureLexicon(lexDir);
+    setLexiconDir(lexDir);
+    folder = fs.mkdtempSync(path.join(os.tmpdir(), 'search-bilingual-'));
+    // Every document in German and in English, as a team that keeps both versions.
+    const docs: Record<string, string> = {
+      'de/lohn.md': '# Vergütung\n\nDer gesetzliche Mindestlohn wird je Zeitstunde gezahlt. Die Höhe wird durch eine Kommission regelmäßig angepasst und durch Verordnung festgelegt.\n',
+      'en/wage.md': '# Pay\n\nThe statutory minimum wage is paid for each hour worked. Its level is adjusted regularly by a commission and set by ordinance.\n',
+      'de/urlaub.md': '# Erholung\n\nDer Erholungsurlaub beträgt jährlich mindestens vierundzwanzig Werktage. Er wird auf Antrag gewährt und ist im laufenden Kalenderjahr zu nehmen.\n',
+      'en/leave.md': '# Leave\n\nAnnual leave is at least twenty-four working days a year. It is granted on request and must be taken in the current calendar year.\n',
+      'de/arbeit.md': '# Arbeitszeit\n\nDie werktägliche Arbeitszeit der Beschäftigten darf acht Stunden nicht überschreiten. Nach dem Ende der Arbeit ist eine Ruhezeit einzuhalten.\n',
+      'en/hours.md': '# Working time\n\nThe daily working time of employees must not exceed eight hours. After the end of work a rest period must be observed.\n',
+    };
+    for (const [f, text] of Object.entries(docs)) {
+      fs.mkdirSync(path.dirname(path.join(folder, f)), { recursive: true });
+      fs.writeFileSync(path.join(folder, f), text);
+    }
+    engine = await openEngine({ folder });
+    const res = await indexFolder(engine);
+    assert.equal(res.errors.length, 0, JSON.stringify(res.errors));
+  });
+  after(async () => {
+    setLexiconDir(undefined);
+    await engine?.close();
+    fs.rmSync(folder, { recursive: true, force: true });
+    fs.rmSync(lexDir, { recursive: true, force: true });
+  });
+
+  it('the translated list joins the other language column: the English answer and its German version are the first two', async () => {
+    const q = 'What is the minimum wage?';
+    const paths = (hits: SearchHit[]) => [...new Set(hits.map((h) => h.passage.path))];
+    const r = await createRetriever(engine, { config: 'default', detect: detectLanguage }).retrieve(q, { k: 6, context: false });
+    assert.deepEqual(paths(r.hits).slice(0, 2).sort(), ['de/lohn.md', 'en/wage.md'], paths(r.hits).join());
+    const span = r.trace.find((s) => s.name === 'term-lists')!;
+    assert.ok(span.notes?.some((n) => /translation=1 in the other column \(/.test(n)), JSON.stringify(span.notes));
+    // Before: the translated list left out (its coverage is not above the English answer's), the German column 20 ranks
+    // behind, so the German version was not next to the English one.
+    const before = await createRetriever(engine, { config: 'default', overrides: { bridgeColumnWeight: 0, otherLanguageWeight: 0.75 }, detect: detectLanguage }).retrieve(q, {
+      k: 6,
+      context: false,
+    });
+    assert.notDeepEqual(paths(before.hits).slice(0, 2).sort(), ['de/lohn.md', 'en/wage.md'], paths(before.hits).join());
+  });
+});
