@@ -223,6 +223,9 @@
     const query = searchInput.value.trim();
     if (!query) return;
     showError('');
+    // The previous query's results go at once: what the list shows always belongs to the query in the box, however long
+    // the new search takes (until it answers, the list is empty and the busy line says so).
+    clear(resultsBox);
     currentSearch = nextRequest++;
     vscode.postMessage({ type: 'search', requestId: currentSearch, query });
   }

@@ -29,6 +29,7 @@ export class DocsViewProvider implements vscode.WebviewViewProvider, vscode.Disp
   private ready = false;
   /** Last results posted (for tests and the status command). */
   lastResults: ViewResult[] = [];
+  private latestSearch = -1;
   private readonly posted = new vscode.EventEmitter<HostMessage>();
   /** Every message sent to the view (lets tests wait for results / answers). */
   readonly onDidPost = this.posted.event;
@@ -124,6 +125,10 @@ export class DocsViewProvider implements vscode.WebviewViewProvider, vscode.Disp
   private async search(requestId: number, query: string): Promise<void> {
     const abort = new AbortController();
     this.running.set(requestId, abort);
+    // The results of the previous query stop being the view's results now, as the webview clears its list; a slower
+    // earlier search that answers later never replaces them (the webview drops its answer too).
+    this.lastResults = [];
+    this.latestSearch = requestId;
     try {
       this.post({ type: 'busy', requestId, stage: ANSWER_STAGE_LABELS.searching });
       if ((await this.service.host.passageCount()) === 0) {
@@ -150,7 +155,7 @@ export class DocsViewProvider implements vscode.WebviewViewProvider, vscode.Disp
       } catch (err) {
         this.log.warn(`Docs view links: ${errorMessage(err)}`);
       }
-      this.lastResults = results;
+      if (requestId === this.latestSearch) this.lastResults = results;
       this.post({ type: 'results', requestId, query, terms, results, note: result.warnings.join(' ') || undefined });
     } catch (err) {
       this.post({ type: 'error', requestId, message: `Search failed: ${errorMessage(err)}` });
