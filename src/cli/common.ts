@@ -14,7 +14,7 @@ export const COMMAND_USAGE: Record<string, string> = {
   index: `docs-rag index <folder> [--store DIR] [--embedder builtin|ollama|local] [--model NAME|DIR] [--ollama-host URL] [--full]
                [--enrich contextual,summaries|off] [--enrich-model NAME] [--[no-]follow-external-symlinks]
                [--[no-]ignore-files] [--wait|--no-wait] [--ocr on|off] [--ocr-langs deu+eng] [--ocr-max-pages N]
-               [--parse-timeout SECONDS] [--json]
+               [--parse-timeout SECONDS] [--maintenance background|wait|skip] [--json]
   Indexes the documents of <folder> (incremental: unchanged files are skipped). The index records the settings of
   each run (enrichment, symbolic links, ignore files, OCR, parse timeout): a later run, or docs-rag mcp, given no flag
   for one of them keeps the recorded one.
@@ -36,6 +36,9 @@ export const COMMAND_USAGE: Record<string, string> = {
     --ocr-max-pages N        at most N scanned pages of one file are recognised (default 50)
     --parse-timeout SECONDS  a file (and each page recognised by OCR) taking longer is skipped with reason timeout
                              (default 30; a slow machine or large scans may need more)
+    --maintenance background|wait|skip   the whole-table work after a small run (folding new rows into the indexes,
+                             compaction, vector index): in a detached process (default; the next run stops it if it
+                             needs the index), waited for, or left to a later run. A large run's is always part of it.
     --json                   print the result as one JSON object
 `,
   search: `docs-rag search "<query>" --folder <folder> [--store DIR] [--k N] [--config NAME] [--trace] [--json]

@@ -182,6 +182,14 @@ function summary(r: IndexRunResult, storeDir: string, report?: MaintenanceReport
   return `${lines.join('\n')}\n`;
 }
 
+/**
+ * The progress line's width: the terminal's, less one column; a terminal that reports no width or 0 columns (as under
+ * `script`) gets 100.
+ */
+export function lineWidth(columns: number | undefined = process.stderr.columns): number {
+  return columns && columns > 1 ? columns - 1 : 100;
+}
+
 /** One-line progress bar on stderr (TTY only). */
 class ProgressBar {
   private last = 0;
@@ -197,10 +205,10 @@ class ProgressBar {
       ? ` ${p.vectors.filled} of ${p.vectors.total} (keyword search ready)`
       : p.passagesPerSec > 0 ? ` ${p.passagesPerSec} passages/s` : '';
     const line = `[${'#'.repeat(filled)}${'-'.repeat(width - filled)}] ${p.filesDone}/${p.filesTotal} ${p.phase}${rate}${file}`;
-    process.stderr.write(`\r${line.padEnd(process.stderr.columns ? process.stderr.columns - 1 : 100).slice(0, (process.stderr.columns ?? 101) - 1)}`);
+    process.stderr.write(`\r${line.padEnd(lineWidth()).slice(0, lineWidth())}`);
   }
   clear(): void {
-    process.stderr.write(`\r${' '.repeat((process.stderr.columns ?? 101) - 1)}\r`);
+    process.stderr.write(`\r${' '.repeat(lineWidth())}\r`);
   }
 }
 
