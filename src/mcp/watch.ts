@@ -43,9 +43,15 @@ export class FolderWatcher {
     this.background = new BackgroundMaintenance(access.storeDir, this.stepCommand());
   }
 
-  /** A maintenance job in a child: this CLI's `index --maintenance-step` (the server runs from the CLI's entry). */
+  /**
+   * A maintenance job in a child: the indexing process's entry with `--maintenance-step` (dist/indexWorker.js beside the
+   * bundled CLI; its source through tsx when this module runs from source), whoever started this process.
+   */
   private stepCommand(): (kind: JobKind) => string[] {
-    return (kind) => [...process.execArgv, process.argv[1], 'index', this.access.folder, '--store', this.access.storeDir, '--maintenance-step', kind];
+    const entry = __filename.endsWith('.ts')
+      ? ['--import', 'tsx', path.join(__dirname, '../indexProcess/main.ts')]
+      : [path.join(__dirname, 'indexWorker.js')];
+    return (kind) => [...entry, '--maintenance-step', this.access.storeDir, kind];
   }
 
   /** Starts watching and queues the catch-up run of the whole folder. */
