@@ -89,7 +89,10 @@ export async function run(argv: string[]): Promise<number> {
     if (now.length > 0 && !result.cancelled) {
       bar?.update({ phase: 'optimize', filesDone: result.files, filesTotal: result.files, passagesPerSec: 0 });
       report = await runMaintenanceJobs(now, stepCommand, { signal: controller.signal });
-      if (report.stopped && controller.signal.aborted) result.cancelled = true;
+      if (report.stopped && controller.signal.aborted) {
+        result.cancelled = true;
+        (result.warnings ??= []).push('Stopped during the index maintenance: search works; the next run does it again.');
+      }
       else if (report.stopped) (result.warnings ??= []).push(`Index maintenance stopped (${report.stopped}); search works, the next run does it again.`);
       result.ms += report.ms;
     }

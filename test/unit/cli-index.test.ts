@@ -379,14 +379,14 @@ describe('docs-rag index stopped by SIGINT (on Linux the command runs the indexi
     }
   });
 
-  it('Ctrl+C while the vector index is trained (in a child of the run) stops that child too: exit 130 and a warning that the next run trains it', async () => {
+  it('Ctrl+C during the maintenance after a run (its steps are children of the run) stops that child too: exit 130 and a warning that the next run does it', async () => {
     const folder = tmp('docs-rag-sigint-vi-');
     const store = path.join(folder, '.store');
     const stepProcesses = () =>
       fs.readdirSync('/proc').filter((pid) => {
         try {
           const cmd = fs.readFileSync(`/proc/${pid}/cmdline`, 'utf8');
-          return cmd.includes('--vector-index-step') && cmd.includes(store);
+          return cmd.includes('--maintenance-step') && cmd.includes(store);
         } catch {
           return false;
         }
@@ -399,13 +399,13 @@ describe('docs-rag index stopped by SIGINT (on Linux the command runs the indexi
       let exited = false;
       void closed.then(() => (exited = true));
       while (stepProcesses().length === 0) {
-        assert.ok(!exited, `the run ended without a vector-index step: ${out.stdout}\n${out.stderr}`);
+        assert.ok(!exited, `the run ended without a maintenance step: ${out.stdout}\n${out.stderr}`);
         await new Promise((r) => setTimeout(r, 20));
       }
       process.kill(-child.pid!, 'SIGINT');
       const code = await closed;
       assert.equal(code, 130, out.stderr);
-      assert.match(out.stderr, /Stopped while training the vector index/);
+      assert.match(out.stderr, /Stopped during the index maintenance/);
       const summary = JSON.parse(out.stdout.trim().split('\n').pop()!) as { cancelled?: boolean; chunks: number };
       assert.equal(summary.cancelled, true);
       assert.ok(summary.chunks >= VECTOR_INDEX_MIN_ROWS, `${summary.chunks} passages`);

@@ -61,7 +61,7 @@ describe('embedding prefixes: queries vs documents through every path (real olla
   it('search embeds the query and its variants with the query prefix, the HyDE passage with the document prefix', async () => {
     const from = server.requests.length;
     const chatModel = new OllamaChatModel({ model: 'llama3.2', host: server.url, timeoutMs: 10_000 });
-    const res = await createRetriever(engine, { config: 'default', chatModel, overrides: { queryExpansion: 'both' } }).retrieve('Wie lange muss ich zwischen zwei Schichten frei haben?', {
+    const res = await createRetriever(engine, { config: 'default', chatModel, overrides: { queryExpansion: 'both', translateQuestion: 'off' } }).retrieve('Wie lange muss ich zwischen zwei Schichten frei haben?', {
       k: 3,
       context: false,
     });
