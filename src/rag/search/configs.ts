@@ -31,10 +31,7 @@ export interface SearchSettings extends AugmentSettings, LinkSettings {
   analysisAlphaExact: number;
   /** Fixed level filter; undefined: the query analysis picks it. */
   levels?: Level[];
-  /**
-   * RRF weight of the keyword list of the other language's column (the query's language: 1); both are always searched.
-   * 1: at par, so in a bilingual index both language versions of an answer can rank near the top (EVALUATION.md).
-   */
+  /** RRF weight of the keyword list of the other language's column (the query's language: 1); both are always searched. */
   otherLanguageWeight: number;
   /** RRF weight of the keyword list of the query's exact tokens (file names, flags, § references), searched in both columns. */
   exactTokenWeight: number;
@@ -68,12 +65,6 @@ export interface SearchSettings extends AugmentSettings, LinkSettings {
   bridgeBoostWeight: number;
   /** The translated list gets the higher weight when its coverage exceeds the own list's by more than this share. */
   bridgeMargin: number;
-  /**
-   * In a bilingual index (the column of the question's own language has hits too): the translated list joins the other
-   * language's column list with this weight (that list: 1) instead of the weights above, so the other language's
-   * passages are ranked by both and the two languages' evidence meets at `otherLanguageWeight`; 0: the weights above.
-   */
-  bridgeColumnWeight: number;
   bridgePerWord: number;
   /** Pseudo-relevance feedback (RM3-style): terms of the top passages searched again as a weighted keyword list. */
   prf: boolean;
@@ -148,7 +139,7 @@ export const BASE_SETTINGS: SearchSettings = {
   analysisAlpha: 0.5,
   analysisAlphaExact: 0.3,
   levels: undefined,
-  otherLanguageWeight: 1,
+  otherLanguageWeight: 0.75,
   exactTokenWeight: 1,
   spelling: true,
   derivations: true,
@@ -161,7 +152,6 @@ export const BASE_SETTINGS: SearchSettings = {
   bridgeWeight: 0,
   bridgeBoostWeight: 1 / 0.75,
   bridgeMargin: 0,
-  bridgeColumnWeight: 1,
   bridgePerWord: 3,
   prf: false,
   prfDocs: 5,
