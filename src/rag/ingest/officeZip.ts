@@ -15,9 +15,9 @@ export type ZipEntries = Record<string, Uint8Array>;
  */
 export const ZIP_LIMITS = {
   /** Inflated bytes of one entry. */
-  entryBytes: 128 * 1024 * 1024,
+  entryBytes: 64 * 1024 * 1024,
   /** Inflated bytes of all entries of one package. */
-  totalBytes: 256 * 1024 * 1024,
+  totalBytes: 192 * 1024 * 1024,
   /** Entries in one package. */
   entries: 10_000,
 };
