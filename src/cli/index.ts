@@ -3,7 +3,7 @@ import * as path from 'node:path';
 import { openEngine, type EngineConfigOverrides } from '../rag/engine';
 import { describeHolder } from '../rag/index/writerLock';
 import { indexFolder, type IndexProgress, type IndexRunResult } from '../rag/index/indexer';
-import { STEP_MARK, hostJobs, runMaintenanceJobs, runMaintenanceStep, startDetachedMaintenance, type MaintenanceReport } from '../rag/index/maintenance';
+import { STEP_MARK, hostJobs, planStore, runMaintenanceJobs, runMaintenanceStep, startDetachedMaintenance, type MaintenanceReport } from '../rag/index/maintenance';
 import type { JobKind } from '../rag/index/lifecycle';
 import { useLanceWriterEnv } from '../rag/store/lanceEnv';
 import { UsageError, parse, printJson, requireFolder, resolveStore } from './common';
@@ -116,16 +116,7 @@ const JOB_KINDS: JobKind[] = ['build-keyword-indexes', 'optimize', 'train-vector
 
 /** The background runner (started detached by a run): plans and runs the store's background jobs, each in a step. */
 async function runBackground(storeDir: string, command: (kind: JobKind) => string[]): Promise<void> {
-  const { openStore } = await import('../rag/store');
-  const { planFor } = await import('../rag/index/maintenance');
-  const store = await openStore(storeDir);
-  let jobs;
-  try {
-    jobs = await planFor(store);
-  } finally {
-    await store.close();
-  }
-  await runMaintenanceJobs(jobs, command);
+  await runMaintenanceJobs(await planStore(storeDir), command);
 }
 
 function extras(r: IndexRunResult, report?: MaintenanceReport, backgroundPid?: number): Record<string, unknown> {

@@ -24,6 +24,16 @@ export async function planFor(store: IndexStore, run?: RunFacts): Promise<Job[]>
   return planMaintenance(await readFacts(store), run);
 }
 
+/** The jobs of the store in `storeDir` now, planned without a run (every one a background job). */
+export async function planStore(storeDir: string): Promise<Job[]> {
+  const store = await openStore(storeDir);
+  try {
+    return await planFor(store);
+  } finally {
+    await store.close();
+  }
+}
+
 /** Runs one job in this process (the caller holds the writer lock). */
 export async function runJob(store: IndexStore, job: Job): Promise<void> {
   switch (job.kind) {
@@ -210,13 +220,7 @@ export class BackgroundMaintenance {
   async runNow(): Promise<MaintenanceReport | null> {
     const controller = new AbortController();
     this.controller = controller;
-    let jobs: Job[];
-    const store = await openStore(this.storeDir);
-    try {
-      jobs = await planFor(store);
-    } finally {
-      await store.close();
-    }
+    const jobs = await planStore(this.storeDir);
     if (jobs.length === 0 || controller.signal.aborted) return null;
     this.last = await runMaintenanceJobs(jobs, this.command, { signal: controller.signal });
     return this.last;
