@@ -303,10 +303,12 @@ export class LanceStore implements IndexStore {
   }
 
   /**
-   * Replaces the passages of these files: their old rows are deleted, then the new ones appended (in APPEND_ROWS slices),
-   * then their links and records. A merge on `id` that also deletes the rows a file no longer has reads the whole table
-   * (LanceDB's merge scans its target for the delete), so one changed file cost as much as the corpus; a delete by the
-   * `path` index and an append cost what the file holds. A crash between the delete and the records leaves records whose
+   * Replaces the passages of these files: the new rows are appended (in APPEND_ROWS slices), then the old ones deleted
+   * by the `path` index and their row ids, then the links and records follow. A reader in between sees a file's old and
+   * new rows (search keeps one hit per passage id), never none of them. A merge on `id` that also deletes the rows a
+   * file no longer has would be one commit, but LanceDB's merge scans its whole target for the delete, so one changed
+   * file cost as much as the corpus. Row ids only grow for appended rows, and nothing compacts while the writer lock is
+   * held, so "at most the largest old id" selects exactly the old rows. A crash before the records leaves records whose
    * passages do not match them, which the repair of the next run redoes (recover.ts).
    */
   async replaceFiles(updates: FileUpdate[]): Promise<void> {
@@ -316,8 +318,19 @@ export class LanceStore implements IndexStore {
     const rows = updateRows(updates, dim);
     const paths = updates.map((u) => u.record.path);
     await this.keepKeywordIndexCovering(rows.length);
-    for (const chunk of chunks(paths, IN_CHUNK)) await withCommitRetry(() => table.delete(sqlIn('path', chunk)));
+    const oldest: { chunk: string[]; lastRowId: bigint }[] = [];
+    for (const chunk of chunks(paths, IN_CHUNK)) {
+      let lastRowId = -1n;
+      for (const r of await table.query().where(sqlIn('path', chunk)).withRowId().select(['path']).toArray()) {
+        const id = BigInt(r._rowid as bigint | number);
+        if (id > lastRowId) lastRowId = id;
+      }
+      if (lastRowId >= 0n) oldest.push({ chunk, lastRowId });
+    }
     await this.appendRows(table, rows, dim);
+    for (const { chunk, lastRowId } of oldest) {
+      await withCommitRetry(() => table.delete(`${sqlIn('path', chunk)} AND _rowid <= ${lastRowId}`));
+    }
     await this.links.replace(updates.map((u) => ({ path: u.record.path, fileHash: u.record.hash, rows: u.links ?? [] })));
     await this.upsertRecords(updates.map((u) => ({ ...u.record, passages: u.passages.length })));
   }
