@@ -40,11 +40,14 @@ function readRules(root: string, dir: string, withExclude = dir === ''): Ignore 
   const sources = withExclude ? ['.git/info/exclude', ...names] : names;
   let rules: Ignore | null = null;
   for (const rel of sources) {
+    const abs = path.join(root, rel);
+    // Most folders have none: a failed existence check costs a fraction of a failed read (which builds an error).
+    if (!fs.existsSync(abs)) continue;
     let text: string;
     try {
-      text = fs.readFileSync(path.join(root, rel), 'utf8');
+      text = fs.readFileSync(abs, 'utf8');
     } catch {
-      continue; // no such file (or unreadable): no rules from it
+      continue; // unreadable (or gone since): no rules from it
     }
     // As git's core.ignorecase: case-insensitive where the file system usually is (macOS, Windows), not on Linux.
     rules ??= ignore({ ignorecase: process.platform === 'darwin' || process.platform === 'win32' });

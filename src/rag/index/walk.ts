@@ -68,6 +68,9 @@ async function linkGuard(root: string, o: WalkOptions): Promise<(abs: string) =>
   };
 }
 
+/** Folders read between two yields to the event loop. */
+const YIELD_EVERY = 64;
+
 /**
  * Walks the whole folder. Symlinked files are followed when they point inside the folder (anywhere with
  * `followExternalSymlinks`); symlinked folders are not (no cycles).
@@ -79,40 +82,51 @@ export async function walkFolder(folder: string, o: WalkOptions, startDir?: stri
   const out: WalkEntry[] = [];
   // A start folder reached through a link out of the folder (a watcher hint) is not walked.
   if (startDir && !(await inside(path.resolve(root, startDir)))) return out;
-  const stack: string[] = [startDir ? path.resolve(root, startDir) : root];
+  // Folders are read and files stat'ed synchronously (a promise per call costs more than the call on a local disk),
+  // yielding to the event loop every YIELD_EVERY folders so a watcher, a cancel or a search request is not held up.
+  const start = startDir ? path.resolve(root, startDir) : root;
+  const stack: { abs: string; rel: string }[] = [{ abs: start, rel: toRel(root, start) }];
+  let read = 0;
   while (stack.length > 0) {
     if (o.signal?.aborted) break;
-    const dir = stack.pop()!;
+    if (++read % YIELD_EVERY === 0) await new Promise((resolve) => setImmediate(resolve));
+    const { abs: dir, rel: dirRel } = stack.pop()!;
     let entries: fs.Dirent[];
     try {
-      entries = await fs.promises.readdir(dir, { withFileTypes: true });
+      entries = fs.readdirSync(dir, { withFileTypes: true });
     } catch {
       continue; // unreadable folder: nothing to index there
     }
-    const files: string[] = [];
-    const links: string[] = [];
+    const files: { abs: string; rel: string }[] = [];
+    const links: { abs: string; rel: string }[] = [];
     const odd: string[] = [];
     for (const e of entries) {
-      const abs = path.join(dir, e.name);
-      const rel = toRel(root, abs);
+      const abs = `${dir}${path.sep}${e.name}`;
+      const rel = dirRel === '' ? e.name : `${dirRel}/${e.name}`;
       if (e.isDirectory()) {
-        if (filter.entersDir(rel)) stack.push(abs);
+        if (filter.entersDir(rel)) stack.push({ abs, rel });
         else if (o.counts && filter.leftOutByIgnoreFiles(rel, true)) o.counts.ignored++;
       } else if (e.isFile() || e.isSymbolicLink()) {
-        if (filter.accepts(rel)) (e.isSymbolicLink() ? links : files).push(abs);
+        if (filter.accepts(rel)) (e.isSymbolicLink() ? links : files).push({ abs, rel });
         else if (o.counts && filter.leftOutByIgnoreFiles(rel, false)) o.counts.ignored++;
       } else if (o.special && filter.accepts(rel)) odd.push(abs);
     }
-    // Links that cannot be resolved (loops, missing targets) are reported, not taken for links out of the folder.
-    const resolvable = await Promise.all(links.map((abs) => fs.promises.realpath(abs).then(() => true, () => false)));
-    odd.push(...links.filter((_, i) => !resolvable[i]));
-    const kept = await Promise.all(links.map((abs, i) => resolvable[i] && inside(abs)));
-    files.push(...links.filter((_, i) => kept[i]));
-    const stats = await Promise.all(files.map((abs) => fs.promises.stat(abs).catch(() => null)));
-    stats.forEach((st, i) => {
-      if (st && st.isFile()) out.push({ path: toRel(root, files[i]), abs: files[i], size: st.size, mtimeMs: st.mtimeMs });
-      else if (st && !st.isDirectory()) odd.push(files[i]);
-    });
+    for (const link of links) {
+      // Links that cannot be resolved (loops, missing targets) are reported, not taken for links out of the folder.
+      const resolvable = await fs.promises.realpath(link.abs).then(() => true, () => false);
+      if (!resolvable) odd.push(link.abs);
+      else if (await inside(link.abs)) files.push(link);
+    }
+    for (const f of files) {
+      let st: fs.Stats | undefined;
+      try {
+        st = fs.statSync(f.abs);
+      } catch {
+        continue; // gone since the listing
+      }
+      if (st.isFile()) out.push({ path: f.rel, abs: f.abs, size: st.size, mtimeMs: st.mtimeMs });
+      else if (!st.isDirectory()) odd.push(f.abs);
+    }
     if (o.special) {
       for (const abs of odd) {
         const why = await specialReason(abs);
