@@ -59,6 +59,13 @@ if (process.env.DOCS_RAG_SKIP_TRAINEDDATA !== '1') {
   if (r.status !== 0) console.warn('[build] WARNING: OCR traineddata not installed (scripts/ocr/traineddata.sh failed); OCR will be unavailable');
 }
 
+// The word lists unpacked beside their .gz with their lookup tables (scripts/lexicon/unpack.ts): a process that
+// searches then reads them instead of inflating and hashing them on every start.
+{
+  const r = spawnSync(process.execPath, ['--import', 'tsx', 'scripts/lexicon/unpack.ts'], { stdio: 'inherit' });
+  if (r.status !== 0) console.warn('[build] WARNING: word lists not unpacked; every search process inflates them');
+}
+
 const contexts = await Promise.all(entries.map((e) => esbuild.context({ ...common, ...e })));
 if (watch) {
   await Promise.all(contexts.map((c) => c.watch()));

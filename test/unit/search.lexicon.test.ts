@@ -2,6 +2,7 @@
 // like the Debian packages), lookups, the shipped data file, and retrieval over a small generated corpus where a synonym
 // or a translation finds a passage the plain question cannot, with the added terms in the trace.
 import * as assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
@@ -11,7 +12,7 @@ import { detectLanguage } from '../../src/rag/text/language';
 import { openEngine, type Engine } from '../../src/rag/engine';
 import { indexFolder } from '../../src/rag/index/indexer';
 import { createRetriever } from '../../src/rag/search';
-import { IDIOM_MARK, Lexicon, LEXICON_FILES, lexiconDir, loadLexicon, setLexiconDir, termKey } from '../../src/rag/search/lexicon';
+import { IDIOM_MARK, Lexicon, LEXICON_FILES, lexiconDir, loadLexicon, setLexiconDir, termKey, unpackedFiles } from '../../src/rag/search/lexicon';
 import { feedbackTerms } from '../../src/rag/search/prf';
 import { bridgeWeight } from '../../src/rag/search/termExpansion';
 import { coverage, rankTranslations, synonymList, translationList } from '../../src/rag/search/termLists';
@@ -116,6 +117,41 @@ describe('lexicon: compiler on source excerpts', () => {
     assert.equal(lex.get('de', 'arbeits'), undefined);
     assert.equal(lex.get('en', 'arbeit'), undefined);
     assert.equal(lex.get('# comment', 'not'), undefined);
+  });
+});
+
+describe('lexicon: the unpacked copy the build writes', () => {
+  it('is read when it is not older than the .gz, with the same lookups; a newer .gz or a missing table falls back to it', () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'lexicon-unpack-'));
+    try {
+      const gz = path.join(dir, LEXICON_FILES['thesaurus-de']);
+      fs.writeFileSync(gz, gzipSync(['de\tarbeit\tjob|werk', 'de\tübung\ttraining', ''].join('\n')));
+      const unpack = spawnSync(process.execPath, ['--import', 'tsx', path.join(__dirname, '../../scripts/lexicon/unpack.ts'), dir], { encoding: 'utf8' });
+      assert.equal(unpack.status, 0, unpack.stderr);
+      const { raw, slots } = unpackedFiles(gz);
+      assert.ok(fs.existsSync(raw) && fs.existsSync(slots));
+      // The unpacked copy is what gets read: a word only it holds is found (the .gz would not know it).
+      fs.writeFileSync(raw, ['de\tarbeit\tjob|werk', 'de\tübung\ttraining', ''].join('\n').replace('training', 'drill\u00a0'));
+      const later = new Date(Date.now() + 60_000);
+      fs.utimesSync(raw, later, later);
+      fs.utimesSync(slots, later, later);
+      setLexiconDir(dir);
+      assert.deepEqual(loadLexicon('thesaurus-de')?.get('de', 'übung'), ['drill\u00a0']);
+      assert.deepEqual(loadLexicon('thesaurus-de')?.get('de', 'arbeit'), ['job', 'werk']);
+      // A .gz newer than its copy (a checkout updated without a build): the .gz.
+      const newest = new Date(Date.now() + 120_000);
+      fs.utimesSync(gz, newest, newest);
+      setLexiconDir(dir);
+      assert.deepEqual(loadLexicon('thesaurus-de')?.get('de', 'übung'), ['training']);
+      // No table: the .gz.
+      fs.utimesSync(gz, new Date(0), new Date(0));
+      fs.rmSync(slots);
+      setLexiconDir(dir);
+      assert.deepEqual(loadLexicon('thesaurus-de')?.get('de', 'übung'), ['training']);
+    } finally {
+      setLexiconDir(undefined);
+      fs.rmSync(dir, { recursive: true, force: true });
+    }
   });
 });
 

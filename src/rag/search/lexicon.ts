@@ -1,7 +1,7 @@
 // Compiled word lists that ship with the extension (data/lexicon/*.tsv.gz, built by scripts/lexicon/build.ts):
 // German synonyms (OpenThesaurus), English synonyms (WordNet) and a German↔English dictionary (Ding).
 // Each file is loaded lazily, once, into in-memory maps keyed by the Snowball stems of a term's content words.
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, readFileSync, statSync } from 'node:fs';
 import * as path from 'node:path';
 import { gunzipSync } from 'node:zlib';
 import { stem, type StemLang } from '../text/stem';
@@ -50,6 +50,19 @@ export class Lexicon {
     /** Line start + 1 per slot (0 = empty); size a power of two, at most half full. */
     private readonly slots: Uint32Array,
   ) {}
+
+  /** The lookup table (scripts/lexicon/unpack.ts stores it beside the unpacked list). */
+  get slotTable(): Uint32Array {
+    return this.slots;
+  }
+
+  /** A list with a table that `parse` built for the same bytes earlier; null when the table cannot be one. */
+  static withTable(bytes: Buffer, slots: Uint32Array): Lexicon | null {
+    const size = slots.length;
+    if (size < 16 || (size & (size - 1)) !== 0) return null;
+    for (const v of slots) if (v > bytes.length) return null;
+    return new Lexicon(bytes, slots);
+  }
 
   get(section: string, key: string): string[] | undefined {
     const probe = Buffer.from(`${section}\t${key}\t`, 'utf8');
@@ -151,7 +164,32 @@ export function loadLexicon(name: LexiconName): Lexicon | undefined {
   const dir = lexiconDir();
   const file = dir ? path.join(dir, LEXICON_FILES[name]) : undefined;
   let lex: Lexicon | null = null;
-  if (file && existsSync(file)) lex = Lexicon.parse(gunzipSync(readFileSync(file)));
+  if (file && existsSync(file)) lex = readUnpacked(file) ?? Lexicon.parse(gunzipSync(readFileSync(file)));
   loaded.set(name, lex);
   return lex ?? undefined;
+}
+
+/** The unpacked list and its lookup table beside a .tsv.gz (written by scripts/lexicon/unpack.ts at build time). */
+export function unpackedFiles(gz: string): { raw: string; slots: string } {
+  const raw = gz.slice(0, -'.gz'.length);
+  return { raw, slots: `${raw}.slots` };
+}
+
+/**
+ * The list from its unpacked copy and table, when both exist and are not older than the .gz (inflating and hashing it
+ * costs most of a search process's start); null otherwise.
+ */
+function readUnpacked(gz: string): Lexicon | null {
+  const { raw, slots } = unpackedFiles(gz);
+  try {
+    const since = statSync(gz).mtimeMs;
+    if (statSync(raw).mtimeMs < since || statSync(slots).mtimeMs < since) return null;
+    const table = readFileSync(slots);
+    if (table.byteLength % 4 !== 0) return null;
+    const copy = new Uint32Array(table.byteLength / 4);
+    new Uint8Array(copy.buffer).set(table);
+    return Lexicon.withTable(readFileSync(raw), copy);
+  } catch {
+    return null; // not unpacked (a checkout before its build): the .gz
+  }
 }
