@@ -103,7 +103,7 @@ export async function run(argv: string[]): Promise<void> {
   const md = markdownBytes(folder, '.docs-rag');
 
   const unchanged = cli(['index', folder, '--json'], folder);
-  out('unchanged run', `${s(unchanged.ms)} s wall (${unchanged.json.unchanged} unchanged), peak RSS ${unchanged.json.runRssMB} MB`);
+  out('unchanged run', `${s(unchanged.ms)} s wall (${unchanged.json.unchanged} unchanged; in-process ms: ${Object.entries((unchanged.json.timings as Record<string, number> | undefined) ?? {}).map(([k, v]) => `${k} ${v}`).join(', ')}), peak RSS ${unchanged.json.runRssMB} MB`);
   await waitForPid((unchanged.json.backgroundMaintenance as { pid?: number } | undefined)?.pid, 600_000);
 
   // Five edits, one file each: files spread over the corpus, a sentence of words found nowhere else.
@@ -119,7 +119,8 @@ export async function run(argv: string[]): Promise<void> {
     const top = ((found.json.results as { path: string }[] | undefined) ?? [])[0]?.path;
     const bg = edit.json.backgroundMaintenance as { pid?: number; jobs?: string[] } | undefined;
     lastBackground = bg?.pid;
-    out(`edit ${i + 1} (${rel})`, `${s(edit.ms)} s wall to searchable, found first: ${top === rel ? 'yes' : `no (${top})`}, search process ${s(found.ms)} s, peak RSS ${edit.json.runRssMB} MB, background: ${bg?.jobs?.join(', ') ?? 'none'}`);
+    const steps = Object.entries((edit.json.timings as Record<string, number> | undefined) ?? {}).map(([k, v]) => `${k} ${v}`).join(', ');
+    out(`edit ${i + 1} (${rel})`, `${s(edit.ms)} s wall to searchable (in-process ms: ${steps}), found first: ${top === rel ? 'yes' : `no (${top})`}, search process ${s(found.ms)} s, peak RSS ${edit.json.runRssMB} MB, background: ${bg?.jobs?.join(', ') ?? 'none'}`);
   }
   const bgMs = await waitForPid(lastBackground, 1_800_000);
   out('background maintenance after the last edit', `ended ${s(bgMs)} s after the edit run returned`);

@@ -128,6 +128,8 @@ function extras(r: IndexRunResult, report?: MaintenanceReport, backgroundPid?: n
   if (r.vectors) out.vectors = r.vectors;
   if (r.keywordReadyMs !== undefined) out.keywordReadyMs = r.keywordReadyMs;
   if (r.searchableMs !== undefined) out.searchableMs = r.searchableMs;
+  // Milliseconds per step of the run (open, files, vectors, vocabulary…): where a slow run spends its time.
+  if (r.timings) out.timings = r.timings;
   // What ran after the run (each job in a process of its own, with its peak memory) and what goes on in the background.
   if (report) out.maintenance = report.ran;
   if (report?.busy) out.maintenanceBusy = true;
