@@ -9,6 +9,7 @@ import { openStore, type LanceStore } from '../../src/rag/store';
 import { LinksTable } from '../../src/rag/store/links';
 import type { FileRecord } from '../../src/rag/store/types';
 import type { IndexedPassage, LinkRow } from '../../src/rag/types';
+import { lawsOf, resolveEdges, targetMap } from '../../src/rag/links/resolve';
 
 const DIM = 4;
 const info = { id: 'test', model: 'm1', dimension: DIM };
@@ -122,5 +123,50 @@ for (const mode of ['in memory', 'queried'] as const) describe(`LanceStore links
     assert.equal((await store.fullTextSearch('cargo', { k: 5 }))[0]?.passage.id, p.id);
     assert.ok(!(await db.tableNames()).includes('links'));
     db.close();
+  });
+});
+
+describe('LanceStore links table: counts of a graph larger than one batch', () => {
+  it('stream the edges in batches and agree with resolving every row at once (duplicates across batches, aliases, unresolved)', async () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'docs-rag-linkcounts-'));
+    const store = await openStore(dir);
+    try {
+      await store.useEmbedder(info);
+      let seed = 7;
+      const rand = (n: number) => ((seed = (Math.imul(seed, 1103515245) + 12345) >>> 0) >>> 16) % n;
+      const files = Array.from({ length: 10 }, (_, f) => Array.from({ length: 10 }, (_, i) => passage(`f${f}.md`, i, `passage ${f} ${i}`)));
+      const updates = files.map((ps, f) => {
+        const links: LinkRow[] = [];
+        for (const p of ps) {
+          // Every passage is the target of a name and of an alias: edges through either reach the same passage.
+          links.push(target(p, `name:${p.id}`), target(p, `alias:${p.id}`));
+          for (let e = 0; e < 400; e++) {
+            const to = files[rand(10)][rand(10)];
+            const kind = (['name', 'reference', 'definition'] as const)[rand(3)];
+            const missing = rand(7) === 0;
+            const key = missing ? `name:missing-${rand(50)}` : `${rand(2) ? 'name' : 'alias'}:${to.id}`;
+            links.push({ ...edge(p, key, '', kind), anchor: missing ? `m${rand(3)}` : `a${rand(5)}` });
+          }
+        }
+        // Distinct rows only (the table keeps one row per role, from, kind, key and to).
+        const unique = [...new Map(links.map((l) => [`${l.role}|${l.from}|${l.kind}|${l.key}|${l.to}`, l])).values()];
+        return { record: record(`f${f}.md`, ps.length), passages: ps, vectors: ps.map((_, i) => vec(i)), links: unique };
+      });
+      await store.replaceFiles(updates);
+      const all = await store.scanLinks();
+      assert.ok(all.filter((r) => r.role === 'edge').length > 20_000, `more edges than one batch: ${all.filter((r) => r.role === 'edge').length}`);
+      const resolved = resolveEdges(all, targetMap(all), lawsOf(all.filter((r) => r.role === 'target' && r.key.startsWith('law:'))));
+      const withTarget = new Set(resolved.map((e) => `${e.from}\u0000${e.kind}\u0000${e.anchor}`));
+      const expected = {
+        links: resolved.length,
+        byKind: Object.fromEntries((['link', 'reference', 'name', 'definition'] as const).map((k) => [k, resolved.filter((e) => e.kind === k).length])),
+        unresolved: all.filter((r) => r.role === 'edge' && !withTarget.has(`${r.from}\u0000${r.kind}\u0000${r.anchor}`)).length,
+      };
+      assert.ok(expected.unresolved > 0 && expected.links > 0);
+      assert.deepEqual(await store.linkCounts(), expected);
+    } finally {
+      await store.close();
+      fs.rmSync(dir, { recursive: true, force: true });
+    }
   });
 });

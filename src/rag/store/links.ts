@@ -243,16 +243,46 @@ export class LinksTable {
     return (await table.query().select(COLUMNS).toArray()).map((r) => fromRow(r as Record<string, unknown>));
   }
 
-  /** Counts of the whole graph (reads every row: for status, not for search). */
+  /**
+   * Counts of the whole graph (for status, not for search), in bounded memory: the target rows are held (edges resolve
+   * to them), the edges stream through in batches, and the edges already counted are kept as hashes, not rows.
+   */
   async counts(): Promise<LinkCounts | null> {
-    if (!(await this.refresh())) return null;
-    const all = await this.all();
-    const resolved = resolveEdges(all, targetMap(all), lawsOf(all.filter((r) => r.role === 'target' && r.key.startsWith('law:'))));
+    const table = await this.refresh();
+    if (!table) return null;
+    const targetRows: LinkRow[] = [];
+    await eachRow(table, "role = 'target'", COLUMNS, (r) => targetRows.push(fromRow(r)));
+    const targets = targetMap(targetRows);
+    const laws = lawsOf(targetRows.filter((r) => r.key.startsWith('law:')));
+    targetRows.length = 0;
     const byKind = Object.fromEntries(LINK_KINDS.map((k) => [k, 0])) as Record<LinkKind, number>;
-    for (const e of resolved) byKind[e.kind]++;
-    const withTarget = new Set(resolved.map((e) => `${e.from}\u0000${e.kind}\u0000${e.anchor}`));
-    const unresolved = all.filter((r) => r.role === 'edge' && !withTarget.has(`${r.from}\u0000${r.kind}\u0000${r.anchor}`)).length;
-    return { links: resolved.length, byKind, unresolved };
+    // One resolved link per (from, to, kind), as resolveEdges keeps it; an edge row is unresolved when no resolved link
+    // leaves its passage with its kind and anchor.
+    const counted = new Set<number>();
+    const anchored = new Set<number>();
+    let links = 0;
+    let batch: LinkRow[] = [];
+    const resolveBatch = () => {
+      for (const e of resolveEdges(batch, targets, laws)) {
+        anchored.add(hash53(e.from, e.kind, e.anchor));
+        const h = hash53(e.from, e.to, e.kind);
+        if (counted.has(h)) continue;
+        counted.add(h);
+        byKind[e.kind]++;
+        links++;
+      }
+      batch = [];
+    };
+    await eachRow(table, "role = 'edge'", COLUMNS, (r) => {
+      batch.push(fromRow(r));
+      if (batch.length >= COUNT_BATCH) resolveBatch();
+    });
+    resolveBatch();
+    let unresolved = 0;
+    await eachRow(table, "role = 'edge'", ['from_id', 'kind', 'anchor'], (r) => {
+      if (!anchored.has(hash53(r.from_id as string, r.kind as string, (r.anchor as string) ?? ''))) unresolved++;
+    });
+    return { links, byKind, unresolved };
   }
 
   /** Scalar indexes for the read-time lookups (by from, to and key); created by the writer when missing. */
@@ -275,4 +305,35 @@ export class LinksTable {
     this.table?.close();
     this.table = null;
   }
+}
+
+/** Edge rows resolved at a time while counting. */
+const COUNT_BATCH = 20_000;
+
+/** Calls `row` for each row that `where` selects, batch by batch (never the whole result at once). */
+async function eachRow(table: Table, where: string, columns: string[], row: (r: Record<string, unknown>) => void): Promise<void> {
+  for await (const batch of table.query().where(where).select(columns)) {
+    const cols = columns.map((c) => batch.getChild(c));
+    for (let i = 0; i < batch.numRows; i++) {
+      const r: Record<string, unknown> = {};
+      columns.forEach((c, j) => (r[c] = cols[j]?.get(i)));
+      row(r);
+    }
+  }
+}
+
+/** A 53-bit hash of some strings (two FNV-1a variants): a set of these stands for a set of the joined strings. */
+function hash53(...parts: string[]): number {
+  let a = 0x811c9dc5;
+  let b = 0x01000193;
+  for (const p of parts) {
+    for (let i = 0; i < p.length; i++) {
+      const c = p.charCodeAt(i);
+      a = Math.imul(a ^ c, 0x01000193);
+      b = Math.imul(b ^ c, 0x5bd1e995) ^ (b >>> 15);
+    }
+    a = Math.imul(a ^ 0xff, 0x01000193);
+    b = Math.imul(b ^ 0xff, 0x5bd1e995);
+  }
+  return (a >>> 0) * 0x200000 + ((b >>> 0) & 0x1fffff);
 }
