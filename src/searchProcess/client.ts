@@ -40,7 +40,7 @@ interface Pending {
 }
 
 /**
- * An idle search process stops: its memory (LanceDB's caches, the lexicons; growing with the index, BENCHMARKS.md) goes
+ * An idle search process stops: its memory (LanceDB's caches, the lexicons; growing with the index) goes
  * back while nobody searches; the next search starts it again (quickly: it only reopens the readers).
  */
 export const IDLE_STOP_MS = 10 * 60_000;

@@ -12,7 +12,7 @@
 // a few hundred rows wrote each fragment of a first build many times over (superseded files until the optimize after
 // the fill); one commit per fragment writes it once. For the same reason the run leaves its appended fragments
 // uncompacted until the fill is done (indexer.ts): on one compacted fragment every commit would rewrite the whole
-// table's vector columns (BENCHMARKS.md, "An in-process model's memory").
+// table's vector columns.
 import type { Engine } from '../engine';
 import { embeddingText } from '../text/compounds';
 import { createHash } from 'node:crypto';

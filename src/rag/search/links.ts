@@ -18,13 +18,13 @@ export interface LinkSettings {
   /** Most neighbours per seed, and in all. */
   linkFanOut: number;
   linkMax: number;
-  /** Which query kinds follow links (chosen by measurement, EVALUATION.md). */
+  /** Which query kinds follow links (linkTrigger: multi-part, relational, comparative, a § cited). */
   linkTriggers: LinkTrigger[];
   /** Follow only edges into another file (a hop to another document; the seed's own file is the augmentation's job). */
   linkOtherFiles: boolean;
 }
 
-/** Chosen on the workspace dev questions (EVALUATION.md, "Reference graph"): the neighbour of each of the top 3 hits in another file. */
+/** Chosen on the workspace dev questions (the quality gate keeps it): the neighbour of each of the top 3 hits in another file. */
 export const LINK_DEFAULTS: LinkSettings = {
   links: true,
   linkWeight: 1,
