@@ -23,7 +23,7 @@ export type ReaderStore = Pick<IndexStore, 'meta' | StoreRead>;
 export interface ReaderEngine {
   folder: string;
   storeDir: string;
-  store: ReaderStore & { linksOf: NonNullable<IndexStore['linksOf']> };
+  store: ReaderStore;
   /** The index's embedder, run in the search process (the answer stage's citation check uses it). */
   embedder: Embedder;
   warnings: string[];

@@ -106,14 +106,14 @@ export async function linkStage(
   trigger: LinkTrigger,
   tracer: Tracer,
 ): Promise<SearchHit[]> {
-  if (!store.linksOf || hits.length === 0) return hits;
+  if (hits.length === 0) return hits;
   return tracer.span(
     'links',
     async () => {
       const seeds = hits.slice(0, s.linkSeeds).map((h) => h.passage.id);
       let links;
       try {
-        links = await store.linksOf!(seeds);
+        links = await store.linksOf(seeds);
       } catch (err) {
         // The graph is an addition: a read that fails (another process rewriting the table) leaves the ranking as it was.
         tracer.note('links', `skipped: the links table could not be read (${err instanceof Error ? err.name : 'error'})`);
