@@ -141,7 +141,7 @@ async function reindexOne(folder: string, store: string, rel: string): Promise<o
     overlap += ann.filter((h) => ids.has(h.passage.id)).length / Math.max(1, flat.length);
   }
   const med = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)] ?? 0;
-  const indexes = await (engine.store as unknown as { indexNames(): Promise<string[]> }).indexNames();
+  const indexes = await engine.store.indexNames();
   await engine.close();
   return {
     step: 'reindex',

@@ -42,10 +42,8 @@ setInterval(tick, 50).unref();
   const opt = engine.optimizeNow.bind(engine);
   (engine as { optimizeNow: typeof opt }).optimizeNow = (...a: Parameters<typeof opt>) => tag('optimize', () => opt(...a))();
   const st = engine.store;
-  if (st.fillVectors) {
-    const fv = st.fillVectors.bind(st);
-    st.fillVectors = (rows) => tag('write', () => fv(rows))();
-  }
+  const fv = st.fillVectors.bind(st);
+  st.fillVectors = (rows) => tag('write', () => fv(rows))();
   const r = await indexFolder(engine, {
     signal: ac.signal,
     maintenance: 'caller',

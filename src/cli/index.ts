@@ -11,6 +11,7 @@ import { INGEST_FLAGS, ingestOverrides } from './ingestOptions';
 import { prepareLocalModel } from './localModel';
 import { embedOverrides } from './searchOptions';
 import { printableName, printableText } from '../rag/text/printable';
+import { READ_KINDS } from '../rag/formats';
 
 export async function run(argv: string[]): Promise<number> {
   const { values, positionals } = parse(argv, {
@@ -150,7 +151,7 @@ function summary(r: IndexRunResult, storeDir: string, report?: MaintenanceReport
     );
   }
   if (r.files === 0 && !r.ignored && r.errors.length === 0) {
-    lines.push('Nothing to index: no file of a kind docs-rag reads (Markdown, text, HTML, PDF, DOCX, PPTX, XLSX, images) was found in this folder.');
+    lines.push(`Nothing to index: no file of a kind docs-rag reads (${READ_KINDS}) was found in this folder.`);
   }
   if (r.keywordReadyMs !== undefined && r.files > 0) lines.push(`Keyword search was ready after ${(r.keywordReadyMs / 1000).toFixed(1)} s.`);
   if (r.searchableMs !== undefined && report && report.ran.length > 0) {

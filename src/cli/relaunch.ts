@@ -1,7 +1,7 @@
 // `docs-rag index` on Linux runs in a child of the command with the indexing malloc settings (INDEXING_MALLOC_ENV:
 // MALLOC_ARENA_MAX=2, 128 KB mmap/trim thresholds) and node flags (INDEXING_NODE_FLAGS: small V8 semi-spaces). glibc otherwise gives each allocating thread its own arena (up to
 // 8 per core) and keeps freed memory in them; with LanceDB's threads and the parser workers that was the largest part of
-// a big run's peak resident memory (BENCHMARKS.md, "Indexing process and memory"). The variables only take
+// a big run's peak resident memory. The variables only take
 // effect at process start, hence the child. The child runs in a process group of its own, so a signal reaches it once,
 // from the launcher: a terminal's Ctrl+C (sent to the launcher's group) and a SIGINT sent to the command's pid alike,
 // SIGTERM/SIGHUP and a resized terminal's SIGWINCH; Ctrl+Z stops both and `fg` continues both. The launcher passes the

@@ -4,8 +4,8 @@ import type { EngineConfigOverrides } from '../rag/engine';
 import type { IndexProgress, IndexRunResult } from '../rag/index/indexer';
 
 /**
- * glibc malloc settings of every indexing process (the extension's child, `docs-rag index` on Linux), measured in
- * BENCHMARKS.md ("Indexing process and memory"): two arenas instead of one per allocating thread (LanceDB's, the
+ * glibc malloc settings of every indexing process (the extension's child, `docs-rag index` on Linux), which lower its
+ * peak resident memory: two arenas instead of one per allocating thread (LanceDB's, the
  * parsers'), and blocks of 128 KB and more mapped on their own and trimmed, so what a step frees (a batch, an index
  * build) goes back to the system instead of staying in the arenas. They take effect only at process start.
  */
@@ -18,7 +18,7 @@ export const INDEXING_MALLOC_ENV: Readonly<Record<string, string>> = {
 /**
  * Node flags of the indexing process: V8's young generation of 2 MB semi-spaces instead of 16 MB, in the main thread and
  * the parser workers (V8 flags apply to every isolate): each isolate keeps less young-generation space, and a run peaks
- * lower (BENCHMARKS.md, "Indexing process and memory"). Only at process start.
+ * lower. Only at process start.
  */
 export const INDEXING_NODE_FLAGS: readonly string[] = ['--max-semi-space-size=2'];
 

@@ -163,7 +163,7 @@ export async function readLines(abs: string, rel: string, startLine = 1, endLine
 }
 
 /**
- * Text of a PDF page (or of a whole DOCX/PPTX/XLSX without pages) from the passages in the index: the L2 passages of the
+ * Text of a PDF page (or of a whole file without pages or lines) from the passages in the index: the L2 passages of the
  * file in document order (they do not overlap), restricted to the page.
  */
 export function extractedText(rel: string, passages: Passage[], page?: number): { text: string; pages?: number; cut?: boolean } {

@@ -10,10 +10,11 @@ export type Lang = 'de' | 'en' | 'other';
 
 /**
  * Where a block or passage sits in its source file, so a citation can open it again.
- * - text formats (md, txt, html): 1-based inclusive line numbers of the file as stored (split on \n).
- * - pdf: 1-based physical page index (as unpdf/pdf.js count them); pageEnd when a passage spans pages.
- * - docx/pptx/xlsx: character offsets into the extracted text, and a short verbatim quote.
- * - image: the file itself, and a quote of the first recognised line.
+ * By the format's location kind (formats.ts):
+ * - lines: 1-based inclusive line numbers of the file as stored (split on \n).
+ * - pages (PDF): 1-based physical page index (as unpdf/pdf.js count them); pageEnd when a passage spans pages.
+ * - quote: Office documents give character offsets into the extracted text and a short verbatim quote; an image gives
+ *   the file itself and a quote of its first recognised line.
  * Text recognised by OCR (scanned PDF pages, images) carries `ocrConfidence`, the mean word confidence 0–100
  * (the lowest of its blocks for a passage).
  */

@@ -23,7 +23,7 @@ export type ReaderStore = Pick<IndexStore, 'meta' | StoreRead>;
 export interface ReaderEngine {
   folder: string;
   storeDir: string;
-  store: ReaderStore & { linksOf: NonNullable<IndexStore['linksOf']> };
+  store: ReaderStore;
   /** The index's embedder, run in the search process (the answer stage's citation check uses it). */
   embedder: Embedder;
   warnings: string[];
@@ -40,7 +40,7 @@ interface Pending {
 }
 
 /**
- * An idle search process stops: its memory (LanceDB's caches, the lexicons; growing with the index, BENCHMARKS.md) goes
+ * An idle search process stops: its memory (LanceDB's caches, the lexicons; growing with the index) goes
  * back while nobody searches; the next search starts it again (quickly: it only reopens the readers).
  */
 export const IDLE_STOP_MS = 10 * 60_000;

@@ -2,6 +2,10 @@
 import * as vscode from 'vscode';
 import { EXTRACT_SCHEME, type ExtractedTextProvider } from './extractProvider';
 import { errorMessage } from './log';
+import { DOC_FORMATS, FORMATS } from '../rag/formats';
+
+/** The kinds whose citations open an extracted-text document: every format not cited by lines. */
+const EXTRACTED_KINDS = DOC_FORMATS.filter((f) => FORMATS[f].location !== 'lines').map((f) => FORMATS[f].name).join(', ');
 
 export interface LocationArg {
   uri: string;
@@ -35,7 +39,7 @@ export function registerCitationCommands(extracts: ExtractedTextProvider): vscod
     vscode.commands.registerCommand('docsRag.openOriginal', async (uri?: vscode.Uri) => {
       const target = uri ?? vscode.window.activeTextEditor?.document.uri;
       if (!target || target.scheme !== EXTRACT_SCHEME) {
-        void vscode.window.showInformationMessage('Docs RAG: open an extracted-text document first (click a citation into a PDF, Word, PowerPoint or Excel file).');
+        void vscode.window.showInformationMessage(`Docs RAG: open an extracted-text document first (click a citation into a file of one of these kinds: ${EXTRACTED_KINDS}).`);
         return false;
       }
       let original: vscode.Uri;

@@ -1,5 +1,6 @@
-// Read-only virtual documents (`docs-rag-extract:`) that show the text extracted from PDF, DOCX, PPTX and XLSX files,
-// built from the passages in the index, so a citation into such a file can select its exact range and name its page.
+// Read-only virtual documents (`docs-rag-extract:`) that show the text extracted from a file not cited by lines (PDF,
+// Office, images: formats.ts `location`), built from the passages in the index, so a citation into such a file can
+// select its exact range and name its page.
 import * as vscode from 'vscode';
 import { createPathFilter, originalFile } from '../rag/index/pathFilter';
 import type { Passage } from '../rag/types';

@@ -1,5 +1,5 @@
 // Turns a passage of the index into a VS Code location: the exact line range of text files, or the passage's range in
-// the read-only extracted-text document of a PDF / DOCX / PPTX / XLSX file.
+// the read-only extracted-text document of any other file (formats.ts `location`).
 import * as vscode from 'vscode';
 import { locationKind } from '../rag/formats';
 import type { Passage } from '../rag/types';

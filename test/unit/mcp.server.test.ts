@@ -55,6 +55,13 @@ function textOf(r: CallResult): string {
   return r.content.map((c) => c.text ?? '').join('\n');
 }
 
+/** A refused call: a tool result with isError (not a JSON-RPC error), whose text says why. */
+async function refused(p: Promise<CallResult>, pattern: RegExp): Promise<void> {
+  const r = await p;
+  assert.equal(r.isError, true, `an isError result, got ${JSON.stringify(r).slice(0, 300)}`);
+  assert.match(textOf(r), pattern);
+}
+
 /** The line range of a Markdown section: its heading line up to the last non-blank line before the next heading. */
 function sectionRange(file: string, heading: RegExp): { start: number; end: number } {
   const lines = fs.readFileSync(file, 'utf8').split('\n');
@@ -105,6 +112,9 @@ describe('docs-rag mcp (SDK client over stdio, dist/cli.js)', function () {
     assert.deepEqual(byName.get('search')?.inputSchema.required, ['query']);
     assert.deepEqual(byName.get('read')?.inputSchema.required, ['path']);
     assert.deepEqual(byName.get('ask')?.inputSchema.required, ['question']);
+    // One declaration per tool: the listed schema states the bounds a call is checked against.
+    const query = (byName.get('search')?.inputSchema.properties as Record<string, { minLength?: number; maxLength?: number }>).query;
+    assert.deepEqual([query.minLength, query.maxLength], [2, 2000]);
   });
 
   let hit: Hit;
@@ -153,31 +163,32 @@ describe('docs-rag mcp (SDK client over stdio, dist/cli.js)', function () {
   });
 
   it('refuses paths outside the folder, symlinks leaving it, the store and non-documents', async () => {
-    await rejects(call(client, 'read', { path: '../../etc/passwd' }), -32602, /outside the served folder/);
-    await rejects(call(client, 'read', { path: '/etc/passwd' }), -32602, /outside the served folder/);
+    await refused(call(client, 'read', { path: '../../etc/passwd' }), /outside the served folder/);
+    await refused(call(client, 'read', { path: '/etc/passwd' }), /outside the served folder/);
     const outside = path.join(tmp, 'secret.md');
     fs.writeFileSync(outside, '# secret\n');
     fs.symlinkSync(outside, path.join(folder, 'link.md'));
     fs.symlinkSync(tmp, path.join(folder, 'linkdir'));
-    await rejects(call(client, 'read', { path: 'link.md' }), -32602, /link to a place outside/);
-    await rejects(call(client, 'read', { path: 'linkdir/secret.md' }), -32602, /link to a place outside/);
+    await refused(call(client, 'read', { path: 'link.md' }), /link to a place outside/);
+    await refused(call(client, 'read', { path: 'linkdir/secret.md' }), /link to a place outside/);
     fs.writeFileSync(path.join(folder, '.env'), 'TOKEN=x\n');
-    await rejects(call(client, 'read', { path: '.env' }), -32602, /not a document type/);
-    await rejects(call(client, 'read', { path: 'gesetze/nope.md' }), -32602, /No such file/);
+    await refused(call(client, 'read', { path: '.env' }), /not a document type/);
+    await refused(call(client, 'read', { path: 'gesetze/nope.md' }), /No such file/);
   });
 
-  it('answers bad calls with clear JSON-RPC errors and keeps running', async () => {
+  it('answers an unknown tool with a JSON-RPC error and refused arguments with isError results naming them, and keeps running', async () => {
     await rejects(call(client, 'delete_everything', {}), -32602, /Unknown tool "delete_everything".*search, read, ask, status/);
-    await rejects(call(client, 'search', {}), -32602, /"query" is required/);
-    await rejects(call(client, 'search', { query: 42 }), -32602, /"query" must be a string/);
-    await rejects(call(client, 'search', { query: 'Urlaub', k: 'ten' }), -32602, /"k" must be a whole number/);
-    await rejects(call(client, 'search', { query: 'Urlaub', k: 0 }), -32602, /"k" must be from 1 to 50/);
-    await rejects(call(client, 'search', { query: 'Urlaub', config: 'nope' }), -32602, /unknown config "nope"/);
-    await rejects(call(client, 'search', { query: 'Urlaub', limit: 3 }), -32602, /unknown argument "limit"/);
-    await rejects(call(client, 'read', { path: 'gesetze/burlg.md', startLine: 9, endLine: 3 }), -32602, /endLine \(3\) is before startLine \(9\)/);
-    await rejects(call(client, 'read', { path: 'gesetze/burlg.md', startLine: 100000 }), -32602, /past its end/);
-    await rejects(call(client, 'read', { path: 'gesetze/burlg.md', page: 2 }), -32602, /lines, not pages/);
-    await rejects(call(client, 'ask', { question: '' }), -32602, /question/);
+    await refused(call(client, 'search', {}), /"query" is required/);
+    await refused(call(client, 'search', { query: 42 }), /"query" must be a string/);
+    await refused(call(client, 'search', { query: 'x'.repeat(2001) }), /"query" is too long \(2001 characters, at most 2000\)/);
+    await refused(call(client, 'search', { query: 'Urlaub', k: 'ten' }), /"k" must be a whole number/);
+    await refused(call(client, 'search', { query: 'Urlaub', k: 0 }), /"k" must be from 1 to 50/);
+    await refused(call(client, 'search', { query: 'Urlaub', config: 'nope' }), /unknown config "nope"/);
+    await refused(call(client, 'search', { query: 'Urlaub', limit: 3 }), /unknown argument "limit"/);
+    await refused(call(client, 'read', { path: 'gesetze/burlg.md', startLine: 9, endLine: 3 }), /endLine \(3\) is before startLine \(9\)/);
+    await refused(call(client, 'read', { path: 'gesetze/burlg.md', startLine: 100000 }), /past its end/);
+    await refused(call(client, 'read', { path: 'gesetze/burlg.md', page: 2 }), /lines, not pages/);
+    await refused(call(client, 'ask', { question: '' }), /question/);
     const r = await call(client, 'status', {});
     assert.equal((r.structuredContent as { indexed: boolean }).indexed, true);
   });

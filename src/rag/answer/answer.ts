@@ -54,7 +54,7 @@ export interface AnswerOptions {
 
 /** How many passages the extractive answer quotes, and how much of each, by answer length. */
 export const EXTRACTIVE_SHAPE: Record<AnswerLength, { maxPassages: number; maxChars: number }> = {
-  // Tuned on the dev questions (bench/answerEval.ts): 3 × 800 characters kept more key facts than 3 × 500.
+  // Tuned on the dev questions (bench/answerEval.ts): longer quotes kept more key facts than shorter ones.
   short: { maxPassages: 2, maxChars: 400 },
   medium: { maxPassages: 3, maxChars: 800 },
   long: { maxPassages: 5, maxChars: 1200 },

@@ -5,7 +5,7 @@
  * Tokens per forward pass, padding included (texts × the longest, after truncation): one text of a model's full 512
  * tokens, or several shorter ones. An encoder's activations grow with texts × length² (the attention scores of every
  * head), and on a CPU a larger pass is not faster: passes of 512 tokens were the smallest in memory and no slower than
- * larger ones (BENCHMARKS.md, "An in-process model's memory").
+ * larger ones.
  */
 export const TOKENS_PER_PASS = 512;
 

@@ -3,7 +3,7 @@
 // Small JSON files that the upstream repository lacks or whose sums could not be pinned are written from here
 // (`inline`): they only name the architecture for transformers.js; the weights and the tokenizer are downloaded.
 //
-// Where the sums come from is said per model (EVALUATION.md, "Local embedding model"): never invented.
+// Where the sums come from is said per model (and in EVALUATION.md, "Local embedding model"): never invented.
 
 export interface ModelFile {
   /** Path inside the model folder (transformers.js layout). */
@@ -34,7 +34,8 @@ export interface KnownModel {
  * Xenova/multilingual-e5-small: transformers.js's own ONNX conversion of intfloat/multilingual-e5-small (same weights and
  * tokenizer), at a pinned revision. Its `onnx/model_quantized.onnx` is the int8 file transformers.js loads for dtype q8;
  * the model repository's own int8 file (`onnx/model_qint8_avx512_vnni.onnx`) is quantized for AVX512-VNNI, and such
- * exports can saturate on x86 CPUs without VNNI and give silently different vectors (onnxruntime issue 14642).
+ * exports can saturate on x86 CPUs without VNNI and give silently different vectors
+ * (https://github.com/microsoft/onnxruntime/issues/14642).
  */
 const E5_REVISION = '761b726dd34fb83930e26aab4e9ac3899aa1fa78';
 

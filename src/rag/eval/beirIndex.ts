@@ -19,7 +19,7 @@ export async function buildBeirIndex(
   await embedder.init();
   await store.useEmbedder({ id: embedder.id, model: embedder.model, dimension: embedder.dimension });
   const batch = o.batch ?? 500;
-  const write = store.addNewFiles?.bind(store) ?? store.replaceFiles.bind(store);
+  const write = store.addNewFiles.bind(store);
   // The whole corpus is known up front: the German vocabulary (compound splitter) is counted before anything is written.
   const langs = set.corpus.map((d) => detectLanguage(`${d.title} ${d.text || d.title || ' '}`));
   const counts = new Map<string, number>();

@@ -59,14 +59,14 @@ export class BatchWriter {
     this.writing = this.writing.then(async () => {
       if (batch.fresh.length + batch.changed.length + batch.statuses.length === 0) return;
       this.onWrite();
-      if (this.store.addNewFiles && this.append) await this.store.addNewFiles(batch.fresh);
+      if (this.append) await this.store.addNewFiles(batch.fresh);
       else await this.store.replaceFiles(batch.fresh);
       await this.store.replaceFiles(batch.changed);
       await this.store.recordFileStatuses(batch.statuses);
       if (!this.indexesChecked && batch.fresh.length + batch.changed.length > 0) {
         // A new index gets its keyword indexes after the first write, so even a killed first run leaves an index that answers.
         this.indexesChecked = true;
-        await this.store.ensureIndexes?.({ vector: false });
+        await this.store.ensureIndexes({ vector: false });
       }
       // The batch's vectors, Arrow copies and IPC buffers are garbage now; V8 alone would keep them to the next full GC.
       collectGarbageIfGrown();

@@ -12,7 +12,7 @@
 // a few hundred rows wrote each fragment of a first build many times over (superseded files until the optimize after
 // the fill); one commit per fragment writes it once. For the same reason the run leaves its appended fragments
 // uncompacted until the fill is done (indexer.ts): on one compacted fragment every commit would rewrite the whole
-// table's vector columns (BENCHMARKS.md, "An in-process model's memory").
+// table's vector columns.
 import type { Engine } from '../engine';
 import { embeddingText } from '../text/compounds';
 import { createHash } from 'node:crypto';
@@ -49,7 +49,6 @@ export async function fillPendingVectors(
   } = {},
 ): Promise<FillResult> {
   const { store, embedder } = engine;
-  if (!store.pendingVectors || !store.pendingVectorUnits || !store.fillVectors || !store.vectorCounts) return { filled: 0, total: 0, stopped: false };
   const size = Math.max(1, o.batch ?? FILL_BATCH);
   let counts = await store.vectorCounts();
   o.onBatch?.(counts);
@@ -139,14 +138,14 @@ async function commit(engine: Engine, rows: Embedded[], chunk: number, signal: A
       const items: { id: string; vector: Float32Array }[] = [];
       for (let i = 0; i < rows.length; i += chunk) {
         const part = rows.slice(i, i + chunk);
-        const now = new Map((await store.pendingVectors!(part.length, part.map((r) => r.id))).map((p) => [p.id, digest(embeddingText(p, embedder.id))]));
+        const now = new Map((await store.pendingVectors(part.length, part.map((r) => r.id))).map((p) => [p.id, digest(embeddingText(p, embedder.id))]));
         for (const r of part) if (now.get(r.id) === r.digest) items.push({ id: r.id, vector: r.vector });
       }
       if (items.length === 0) return 0;
       // A kill inside the commit leaves the mark: the next run cleans up what the killed write left on disk.
       await store.markRun(true);
       try {
-        return await store.fillVectors!(items);
+        return await store.fillVectors(items);
       } finally {
         await store.markRun(false);
       }

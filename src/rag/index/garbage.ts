@@ -1,7 +1,7 @@
 // A full garbage collection between a run's batch writes, once enough garbage may have piled up. Each written passage
 // leaves dead ArrayBuffers (its vector, the Arrow copy, LanceDB's IPC buffer), and V8 frees ArrayBuffers only in a
 // full collection, which it schedules by the JS heap alone: after a large file had raised the heap's limit, a run
-// carried hundreds of MB of dead buffers and heap into its peak (BENCHMARKS.md, "Indexing process and memory").
+// carried its dead buffers and heap into its peak resident memory.
 import * as v8 from 'node:v8';
 import * as vm from 'node:vm';
 

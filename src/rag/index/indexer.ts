@@ -226,8 +226,8 @@ async function runIndex(engine: Engine, o: IndexOptions, progress: RunProgress, 
   progress.filesTotal = walked;
   progress.filesDone = plan.unchanged.length;
 
-  // With deferred vectors the files phase embeds nothing: a large run unloads the model for it (a local model holds
-  // ~300 MB; BENCHMARKS.md "An in-process model's memory") and the fill at the end loads it again.
+  // With deferred vectors the files phase embeds nothing: a large run unloads the model for it (a local model's weights
+  // and sessions are the largest part of the process) and the fill at the end loads it again.
   if (embedder.deferVectors && largeRun(plan.add.length + plan.update.length)) await embedder.release?.();
   const work = plan.add.length + plan.update.length + plan.remove.length;
   const known = plan.update.length + plan.remove.length + plan.unchanged.length;
@@ -290,7 +290,7 @@ interface FilesResult {
 
 /**
  * The files in flight hold at most this much source together (a larger file is processed alone): a parse takes many
- * times its file's size (an 8 MB HTML manual's DOM alone ~370 MB), so a few large files at once set a run's peak.
+ * times its file's size (an HTML manual's DOM alone is dozens of times the file), so a few large files at once set a run's peak.
  */
 export const IN_FLIGHT_BYTES = 8 * 1024 * 1024;
 
@@ -304,8 +304,8 @@ async function processFiles(plan: IndexPlan, ctx: FileJobContext, writer: BatchW
     [...plan.add, ...plan.update],
     inFlight,
     async (c) => {
-      // A file heavier than the budget runs alone (runBounded): the idle parser workers' heaps (~80 MB each after a
-      // few files) go back first, so only the one parsing it is alive during the run's largest parse.
+      // A file heavier than the budget runs alone (runBounded): the idle parser workers' heaps (grown by the files they
+      // parsed) go back first, so only the one parsing it is alive during the run's largest parse.
       if (c.entry.size > IN_FLIGHT_BYTES) await ctx.engine.releaseParsers();
       const outcome = await processFile(c, ctx);
       if (outcome.kind === 'unchanged') {

@@ -68,7 +68,7 @@ export class RunVocabulary {
     if (this.work === 0 && this.loaded) return;
     let final = this.vocab;
     const store = this.store;
-    if (this.recount && store.germanPassages) {
+    if (this.recount) {
       const byFile = new Map<string, Pick<IndexedPassage, 'path' | 'level' | 'text' | 'lang'>[]>();
       for (const p of await store.germanPassages()) {
         const list = byFile.get(p.path) ?? [];
@@ -78,7 +78,7 @@ export class RunVocabulary {
       const counts = new Map<string, number>();
       for (const list of byFile.values()) fileWordCounts(list, counts);
       final = new Vocabulary(counts);
-      if (store.rewriteKeywordParts && this.germanWritten.length > 0) {
+      if (this.germanWritten.length > 0) {
         const cache = new Map<string, string[]>();
         this.rewritten = await store.rewriteKeywordParts(
           this.germanWritten,

@@ -1,4 +1,4 @@
-// Reading OOXML packages (docx/pptx/xlsx): ZIP entries read from the central directory and inflated with a bound, XML
+// Reading OOXML packages (the Office formats): ZIP entries read from the central directory and inflated with a bound, XML
 // into a small ordered tree with fast-xml-parser.
 import { inflateRawSync } from 'node:zlib';
 import { strFromU8 } from 'fflate';

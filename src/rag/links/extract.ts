@@ -14,7 +14,7 @@ export interface LinkSource {
   /** Relative path with '/' separators. */
   path: string;
   format: DocFormat;
-  /** The file's text for line-located formats (md, html, txt): links and backticks live only there. */
+  /** The file's text for formats cited by lines (formats.ts `location`): links and backticks live only there. */
   raw?: string;
   /** Title candidates besides the passages' own (the loader's metadata title). */
   titles?: string[];

@@ -193,7 +193,7 @@ export async function gatherCandidates(store: IndexStore, embedder: Embedder, r:
         let w = r.rrfVectorWeight ?? 1;
         // A list in the other language that counts more than its base weight: the question is about documents in the
         // other language, which the builtin embedder's lexical vector of the question's own words cannot find, so the
-        // vector list gets the lowest weight of the range (EVALUATION.md, "cross-language weights").
+        // vector list gets the lowest weight of the range.
         const crossLanguage = i === 0 && weighted.some((l, j) => l.otherLanguage && listWeights[j] > l.weight);
         if (k && v && r.adaptiveVectorWeight && r.fusion === 'rrf') {
           const a = adaptiveVectorWeight(text, k, v, r.adaptiveVectorWeight, w);

@@ -20,7 +20,7 @@ export interface SearchSettings extends AugmentSettings, LinkSettings {
   /**
    * With the builtin (lexical) embedder: the vector list's RRF weight follows the keyword list's coverage of the query,
    * from vectorWeightRange[0] (every content word found) to [1] (none found); rrfVectorWeight when the two lists' top 10
-   * share nothing (search/vectorWeight.ts, EVALUATION.md §5). Other embedders keep rrfVectorWeight.
+   * share nothing (search/vectorWeight.ts says why). Other embedders keep rrfVectorWeight.
    */
   adaptiveVectorWeight: boolean;
   vectorWeightRange: [number, number];
@@ -59,7 +59,7 @@ export interface SearchSettings extends AugmentSettings, LinkSettings {
    * Weight of the translated list (0: left out), and its weight when its passages cover the question better than the
    * question's own list: the question is then about documents in the other language, and the roles of the languages swap
    * — the translated list counts as the documents' language (1) against the question's own lists counted as the other
-   * language's (otherLanguageWeight), i.e. 1 / 0.75 relative to them (EVALUATION.md, "cross-language weights").
+   * language's (otherLanguageWeight).
    */
   bridgeWeight: number;
   bridgeBoostWeight: number;
@@ -120,7 +120,7 @@ export interface SearchSettings extends AugmentSettings, LinkSettings {
   /**
    * In that fusion, each list's weight for the passages not in its own language (the question's list for passages in the
    * other language, the translation's for passages in the question's): small, so each language is ranked by the query in
-   * that language, the other one only breaking ties (EVALUATION.md, question translation).
+   * that language, the other one only breaking ties (EVALUATION.md, "Question translation by the chat model").
    */
   translationOtherLanguageWeight: number;
 }

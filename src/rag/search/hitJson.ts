@@ -4,7 +4,7 @@ import type { SearchHit } from '../types';
 
 export interface HitJson {
   path: string;
-  /** Formats cited by lines (formats.ts: md, txt, html): 1-based inclusive line range as stored. */
+  /** Formats cited by lines (formats.ts `location`): 1-based inclusive line range as stored. */
   startLine?: number;
   endLine?: number;
   /** Formats cited by pages (PDF): 1-based physical page (pageEnd when the passage spans pages). */

@@ -41,8 +41,7 @@ export function termKey(term: string, lang: LexLang): string {
 /**
  * One compiled word list: section ('de', 'en', 'de-en', 'en-de') → key → targets, best first. The list stays one UTF-8
  * buffer, and an open-addressing table of line offsets, hashed by the line's `section\tkey\t` bytes, finds a key: a
- * fraction of the memory of a Map per section (every process that searches loads them, the extension host included;
- * BENCHMARKS.md).
+ * fraction of the memory of a Map per section (every process that searches loads them, so their size is paid in each).
  */
 export class Lexicon {
   private constructor(

@@ -18,13 +18,13 @@ export interface LinkSettings {
   /** Most neighbours per seed, and in all. */
   linkFanOut: number;
   linkMax: number;
-  /** Which query kinds follow links (chosen by measurement, EVALUATION.md). */
+  /** Which query kinds follow links (linkTrigger: multi-part, relational, comparative, a § cited). */
   linkTriggers: LinkTrigger[];
   /** Follow only edges into another file (a hop to another document; the seed's own file is the augmentation's job). */
   linkOtherFiles: boolean;
 }
 
-/** Chosen on the workspace dev questions (EVALUATION.md, "Reference graph"): the neighbour of each of the top 3 hits in another file. */
+/** Chosen on the workspace dev questions (the quality gate keeps it): the neighbour of each of the top 3 hits in another file. */
 export const LINK_DEFAULTS: LinkSettings = {
   links: true,
   linkWeight: 1,
@@ -106,14 +106,14 @@ export async function linkStage(
   trigger: LinkTrigger,
   tracer: Tracer,
 ): Promise<SearchHit[]> {
-  if (!store.linksOf || hits.length === 0) return hits;
+  if (hits.length === 0) return hits;
   return tracer.span(
     'links',
     async () => {
       const seeds = hits.slice(0, s.linkSeeds).map((h) => h.passage.id);
       let links;
       try {
-        links = await store.linksOf!(seeds);
+        links = await store.linksOf(seeds);
       } catch (err) {
         // The graph is an addition: a read that fails (another process rewriting the table) leaves the ranking as it was.
         tracer.note('links', `skipped: the links table could not be read (${err instanceof Error ? err.name : 'error'})`);

@@ -5,7 +5,7 @@ import type { Passage, SearchHit } from '../types';
 
 type Range = [number, number];
 
-/** The line range (text formats) or character-offset range (DOCX/PPTX/XLSX) of a passage; pages are too coarse to nest by. */
+/** The line range or character-offset range of a passage (by its format's location kind); pages are too coarse to nest by. */
 function ranges(p: Passage): { lines?: Range; offsets?: Range } {
   const l = p.loc;
   return {

@@ -2,8 +2,8 @@
 // words, so the fused lists often rank them close together in an arbitrary order (e.g. § 4 before § 5 of one law when
 // the question is about § 5's subject). The question's words in a passage's heading path decide among them: candidates
 // are ranked by that share, the ranking is added as an RRF list of a small weight, and the result only reorders the hits
-// of each file among that file's places in the ranking — a heading never moves a file above another file
-// (EVALUATION.md §10, "Section headings among one file's hits").
+// of each file among that file's places in the ranking — a heading never moves a file above another file (a heading
+// names what a section is about, not whether its document answers the question).
 import { foldText } from '../text/fold';
 import type { SearchHit } from '../types';
 import { contentTerms } from './vectorWeight';

@@ -3,8 +3,8 @@
 // The builtin embedder is a hashed word + character n-gram sketch: its vector list is a second, noisier lexical signal.
 // It carries new information only where the keyword list misses words of the question (compounds, inflections the
 // stemmer does not join, typos) or where the two lists disagree entirely. Elsewhere it only reorders the keyword
-// list's good ranking (SciFact, CISI: default below bm25 with a fixed weight). So its weight follows the keyword
-// list's coverage of the question (EVALUATION.md §5):
+// list's good ranking (on SciFact and CISI a fixed weight put default below bm25). So its weight follows the keyword
+// list's coverage of the question:
 //   weight = min + (max - min) × (share of the question's content words that no top-10 keyword hit contains),
 // and the fixed `rrfVectorWeight` when the top 10 of the two lists share no passage.
 import { foldText } from '../text/fold';

@@ -76,7 +76,7 @@ export const APPEND_ROWS = 2048;
  * near zero coverage BM25 ranks badly: a search during a full rebuild lost the best file entirely (eval workspace; test
  * in store.test.ts). So before a write that replaces rows, the writer folds the rows written since into the index
  * (optimize) when the write would leave it covering less than this share of the table and at least
- * KEYWORD_FOLD_MIN_ROWS wait outside it: about one fold per full run (+5 s on the 10k-file bench, BENCHMARKS.md).
+ * KEYWORD_FOLD_MIN_ROWS wait outside it: about one fold per full run, a small share of its time.
  * Appends (new files) never lower the index's coverage of the old rows and are folded at the end of the run, as before;
  * a write into an index that covers less than the share already (after appends) leaves the fold to that optimize.
  */
@@ -88,9 +88,8 @@ export interface OpenStoreOptions {
   readConsistencyInterval?: number;
   /**
    * Bytes LanceDB may keep of the indexes it read (its default: 6 GB, i.e. everything). A vector search reads every IVF
-   * partition whole (all are searched: the IVF_RQ codes, ~50 MB at 100k passages of 1,024 dimensions; an IVF_FLAT index
-   * of an earlier version holds the full vectors, ~400 MB); capped below that, searches read them again and again
-   * (BENCHMARKS.md, w15m).
+   * partition whole (all are searched: the IVF_RQ codes; an IVF_FLAT index holds the full vectors); capped below what
+   * the index holds, searches read its partitions again and again.
    */
   indexCacheBytes?: number;
 }
@@ -270,8 +269,8 @@ export class LanceStore implements IndexStore {
   }
 
   /**
-   * The files table, cached in memory and keyed by the table version: reading 10,000 records costs ~0.3 s, checking the
-   * version ~1 ms. Our own writes update the cache; a commit by another process changes the version and forces a reload.
+   * The files table, cached in memory and keyed by the table version: reading every record grows with the folder, checking
+   * the version does not. Our own writes update the cache; a commit by another process changes the version and forces a reload.
    */
   async listFiles(): Promise<FileRecord[]> {
     const files = await this.openFiles();
@@ -491,11 +490,10 @@ export class LanceStore implements IndexStore {
       .distanceType('cosine')
       .select(options.withVectors ? [...PASSAGE_COLUMNS, 'vector', '_distance'] : [...PASSAGE_COLUMNS, '_distance']);
     // Every partition of the IVF index is searched: probing only the partitions nearest the question lost half the true
-    // neighbours of real questions (BENCHMARKS.md, "The vector index searched whole"). The IVF_RQ index ranks by 4-bit
-    // codes and re-ranks 4k candidates (at least 100) by the full vectors: the scan's hits (on uniform random vectors, the
-    // codes' worst case, a list of 80 misses one in 1–4 % of trainings: bench/vectorCodesRetrain.ts), faster, with an eighth of the
-    // memory an IVF_FLAT index holds (BENCHMARKS.md, "The vector index as 4-bit codes"); IVF_FLAT, for dimensions the
-    // codes do not serve, holds the full vectors.
+    // neighbours of real questions. The IVF_RQ index ranks by 4-bit codes and re-ranks k × VECTOR_REFINE_FACTOR
+    // candidates (at least VECTOR_REFINE_MIN_CANDIDATES) by the full vectors: the scan's hits (uniform random vectors,
+    // the codes' worst case, are measured by bench/vectorCodesRetrain.ts), faster, with an eighth of the memory an
+    // IVF_FLAT index holds; IVF_FLAT, for dimensions the codes do not serve, holds the full vectors.
     if (options.exact || index?.mode !== 'ivf') q = q.bypassVectorIndex();
     else if (index.kind === 'ivf_rq') q = q.nprobes(index.partitions).refineFactor(vectorRefineFactor(options.k));
     else q = q.nprobes(index.partitions);
@@ -766,7 +764,7 @@ export class LanceStore implements IndexStore {
     if (!c || c.unindexed < KEYWORD_FOLD_MIN_ROWS) return;
     const min = KEYWORD_INDEX_MIN_COVERAGE * (c.indexed + c.unindexed);
     // Already below before this write: rows appended since the index was built (a new index's first run, whose compound
-    // re-split would otherwise fold ~50k rows once more just before the run's own optimize folds them, +3.5 s at 10k files).
+    // re-split would otherwise fold every new row once more just before the run's own optimize folds them).
     if (c.indexed < min) return;
     if (c.indexed - replacing >= min) return;
     const table = this.passagesTable();
@@ -790,7 +788,7 @@ export class LanceStore implements IndexStore {
       const keepFrom = await currentVersionTime(table);
       // Compaction (and folding new rows into the existing indexes) first, the missing or stale indexes after, on the
       // compacted table: an index built before the compaction is rewritten by it, and the IVF_FLAT index holds every
-      // vector (at 100k passages the other order peaked 300 MB higher and took longer; BENCHMARKS.md, issue 15).
+      // vector (the other order peaks higher and takes longer on a large table).
       await withCommitRetry(() => table.optimize({ cleanupOlderThan: keepFrom, deleteUnverified }));
       await this.ensureIndexes({ vector: options.vectorIndex });
     }

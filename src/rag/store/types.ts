@@ -170,60 +170,54 @@ export interface IndexStore {
   getFilePassages(path: string, levels?: Level[]): Promise<Passage[]>;
   getVectors(ids: string[]): Promise<Map<string, Float32Array>>;
 
-  // Optional capabilities: a store without them still works (the indexer falls back as documented per member).
-
   /**
-   * Appends the passages of files that have none in the index yet (a plain append, no merge); without it the indexer
-   * uses `replaceFiles`. Never used after a killed run (a file may then have leftover rows).
+   * Appends the passages of files that have none in the index yet (a plain append, no merge). Never used after a killed
+   * run (a file may then have leftover rows): the indexer uses `replaceFiles` then.
    */
-  addNewFiles?(updates: FileUpdate[]): Promise<void>;
+  addNewFiles(updates: FileUpdate[]): Promise<void>;
   /** Creates missing keyword/scalar/vector indexes now (called after a new index's first write, so it answers at once). */
-  ensureIndexes?(o?: { /** false: keyword and scalar indexes only (the vector index is a later step). */ vector?: boolean }): Promise<unknown>;
+  ensureIndexes(o?: { /** false: keyword and scalar indexes only (the vector index is a later step). */ vector?: boolean }): Promise<unknown>;
   /** Trains the vector index if it is missing or stale (the step after a run that left it out); true when it trained. */
   buildVectorIndexIfDue(): Promise<boolean>;
   /** Whether buildVectorIndexIfDue() would train now (cheap: counts and the recorded build). */
-  vectorIndexDue?(): Promise<boolean>;
+  vectorIndexDue(): Promise<boolean>;
   /**
    * Passages waiting for their vector (at most `limit`, in storage order); with `ids`, those of them still waiting.
-   * Without this method every write carries its vectors.
    */
-  pendingVectors?(limit: number, ids?: string[]): Promise<PendingVector[]>;
+  pendingVectors(limit: number, ids?: string[]): Promise<PendingVector[]>;
   /**
    * Ids of passages waiting for their vector with the storage unit each is in (LanceDB: its fragment; a fill commits one
    * unit's rows together), at most `limit`, in storage order; no texts read.
    */
-  pendingVectorUnits?(limit: number): Promise<{ id: string; unit: number }[]>;
+  pendingVectorUnits(limit: number): Promise<{ id: string; unit: number }[]>;
   /**
    * Writes vectors of pending passages by id (one commit, under the writer lock; the caller checks with
    * `pendingVectors(n, ids)` that the passages still wait with the text it embedded); a passage removed meanwhile is left
    * out. Returns the rows filled.
    */
-  fillVectors?(items: { id: string; vector: Float32Array }[]): Promise<number>;
+  fillVectors(items: { id: string; vector: Float32Array }[]): Promise<number>;
   /** Passages with a real vector and all passages. */
   vectorCounts(): Promise<{ filled: number; total: number }>;
-  /** Names of the indexes on the passages table; without it the indexer assumes they exist. */
-  indexNames?(): Promise<string[]>;
+  /** Names of the indexes on the passages table. */
+  indexNames(): Promise<string[]>;
   /**
-   * Rows the keyword indexes cover and rows outside them; null without an index. A run that wrote nothing skips its
-   * optimize when nothing is outside (without this method it always optimizes).
+   * Rows the keyword indexes cover and rows outside them; null without an index.
    */
-  keywordIndexCoverage?(): Promise<{ indexed: number; unindexed: number; share: number } | null>;
+  keywordIndexCoverage(): Promise<{ indexed: number; unindexed: number; share: number } | null>;
   /**
-   * The German passages (path, level, text, lang) for a recount of the compound splitter's vocabulary; without it the
-   * indexer keeps the vocabulary incrementally only (added and subtracted per file) and never recounts.
+   * The German passages (path, level, text, lang) for a recount of the compound splitter's vocabulary.
    */
-  germanPassages?(): Promise<Pick<IndexedPassage, 'path' | 'level' | 'text' | 'lang'>[]>;
+  germanPassages(): Promise<Pick<IndexedPassage, 'path' | 'level' | 'text' | 'lang'>[]>;
   /**
    * Recomputes the compound parts (`parts(text)`) of the German passages of `paths` and, with `embed`, their vectors;
-   * returns the rows rewritten. Without it passages keep the parts they were written with (split with the counts known
-   * at that moment).
+   * returns the rows rewritten (after a recount, the parts a passage was written with were split with older counts).
    */
-  rewriteKeywordParts?(paths: string[], parts: (text: string) => string, embed?: (texts: string[]) => Promise<Float32Array[]>): Promise<number>;
+  rewriteKeywordParts(paths: string[], parts: (text: string) => string, embed?: (texts: string[]) => Promise<Float32Array[]>): Promise<number>;
 
-  /** Resolved edges of the reference graph leaving or reaching these passages (one hop); [] for a store without links. */
-  linksOf?(ids: string[]): Promise<ResolvedLink[]>;
+  /** Resolved edges of the reference graph leaving or reaching these passages (one hop); [] for an index built before the links table. */
+  linksOf(ids: string[]): Promise<ResolvedLink[]>;
   /** Size of the reference graph by kind; null when the store has no links table (built before it existed). */
-  linkCounts?(): Promise<LinkCounts | null>;
+  linkCounts(): Promise<LinkCounts | null>;
 
   /** The facts the lifecycle plan decides on (index/lifecycle.ts): counts, index coverage and meta.json only, no rows read. */
   maintenanceFacts(): Promise<IndexFacts>;

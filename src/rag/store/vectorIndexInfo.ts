@@ -1,5 +1,5 @@
 // What the last vector-index build decided (`<store>/vector-index.json`) and how to say it, without LanceDB: the
-// extension host's status report reads it too, and the host never loads LanceDB (ARCHITECTURE.md).
+// extension host's status report reads it too, and the host never loads LanceDB (ARCHITECTURE.md, "Invariants").
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 
@@ -7,7 +7,7 @@ export const VECTOR_INDEX_FILE = 'vector-index.json';
 
 /**
  * From this many passages a vector index (IVF_RQ, or IVF_FLAT: vectorIndexKind; cosine) is trained: searched whole it
- * gives the scan's hits, many times faster on a large index (BENCHMARKS.md). Below it a scan is quick and the training
+ * gives the scan's hits, faster the larger the index. Below it a scan is quick and the training
  * would cost more than it saves. At this size the gate's SciFact set searches an index, so the gate covers it.
  */
 export const VECTOR_INDEX_MIN_ROWS = 5_000;
@@ -15,18 +15,16 @@ export const VECTOR_INDEX_MIN_ROWS = 5_000;
 /**
  * Bits per dimension of the IVF_RQ codes (RaBitQ). The index holds these codes instead of the full vectors, which an
  * IVF_FLAT index kept in LanceDB's cache of every process that searched (4-bit codes are an eighth of 32-bit floats).
- * With 1 bit the candidates need a large refine factor; with 4 bits
- * the estimate is close enough that twice k candidates already held every true neighbour (BENCHMARKS.md, "The vector
- * index as 4-bit codes").
+ * With 1 bit the candidates need a large refine factor; with 4 bits the estimate is close enough that a small multiple
+ * of k candidates holds every true neighbour (VECTOR_REFINE_FACTOR).
  */
 export const VECTOR_INDEX_BITS = 4;
 
 /**
- * Largest dimension given IVF_RQ codes. LanceDB 0.37.1 refuses IVF_RQ for a dimension not divisible by 8, and above ~1,500
- * dimensions its codes rank wrongly: uniform random vectors (2,000–10,000 rows, 4 bits, every partition, refine 10)
- * found themselves first in 20 of 20 queries up to 1,280 dimensions, 16 of 20 at 1,536 in one of two trainings, 1–4 at
- * 2,048–4,096 (recall@10 0.04–0.5; `bench/vectorCodesDims.ts`). Embedders of such sizes (2,560 or 4,096 dimensions, or an
- * odd size) get an IVF_FLAT index: full vectors in memory, exact hits.
+ * Largest dimension given IVF_RQ codes. LanceDB refuses IVF_RQ for a dimension not divisible by 8, and for large
+ * dimensions its codes rank wrongly: uniform random vectors no longer find themselves first (`bench/vectorCodesDims.ts`
+ * measures it per dimension). Embedders of such sizes (2,560 or 4,096 dimensions, or an odd size) get an IVF_FLAT index:
+ * full vectors in memory, exact hits.
  */
 export const VECTOR_RQ_MAX_DIMENSION = 1024;
 
@@ -39,7 +37,7 @@ export function vectorIndexKind(dimension: number | undefined): 'ivf_rq' | 'ivf_
  * A search takes k × this many candidates (at least VECTOR_REFINE_MIN_CANDIDATES) by the codes' estimated distance, from
  * every partition, and ranks them by the full vectors read from the table (LanceDB's refineFactor), so the hits are the
  * exact nearest rows unless a true neighbour's estimate falls behind that many others. Twice k was enough for the
- * evaluation questions on the large indexes (BENCHMARKS.md); 4 is the margin, at a small cost a query. Uniform random
+ * evaluation questions on the large indexes; 4 is the margin, at a small cost a query. Uniform random
  * vectors, the codes' worst case, need more: VECTOR_REFINE_MIN_CANDIDATES.
  */
 export const VECTOR_REFINE_FACTOR = 4;

@@ -3,7 +3,7 @@
 // base itself — "krank" finds "Krankheit", "kündbar" finds "Kündbarkeit". The Snowball stemmer of the keyword index joins
 // such forms only when the suffix lies far enough inside the word (its R2 region): never for short bases like these.
 // Known words are left alone: their relatives are often other concepts ("Gründe" / "Gründung", "Rechte" / "rechtlich"),
-// and adding them to a word that matches already only shifts the ranking (EVALUATION.md §9). No word list: a relative
+// and adding them to a word that matches already only shifts the ranking without finding more. No word list: a relative
 // counts only when the index's own vocabulary holds it (text/spelling.ts works the same way).
 import { vocabularyWords } from './compounds';
 import { FUNCTION_WORDS } from './language';
