@@ -134,6 +134,18 @@ export function abbreviationScore(word: string, abbreviation: string): number {
  * the abbreviation's segments in the name ("Mindestlohngesetzes" → MiLoG; of two, the one matching more letters).
  */
 export function resolveLaw(law: string, laws: LawIdentity[]): string | undefined {
+  // The same law words recur in thousands of references: each is matched against the laws once per list of laws.
+  let known = resolvedLaws.get(laws);
+  if (!known) resolvedLaws.set(laws, (known = new Map()));
+  if (known.has(law)) return known.get(law);
+  const id = matchLaw(law, laws);
+  known.set(law, id);
+  return id;
+}
+
+const resolvedLaws = new WeakMap<LawIdentity[], Map<string, string | undefined>>();
+
+function matchLaw(law: string, laws: LawIdentity[]): string | undefined {
   if (!law) return undefined;
   const direct = foldText(law);
   const byAbbr = laws.find((l) => l.abbreviation && foldText(l.abbreviation) === direct);
