@@ -6,6 +6,7 @@ import type { Embedder, IndexedPassage } from '../types';
 import type { IndexStore } from '../store/types';
 import { annotateCompounds, compoundParts } from '../text/compounds';
 import { Vocabulary, fileWordCounts, loadVocabulary, saveVocabulary } from '../store/vocabulary';
+import { countWords } from '../text/compounds';
 
 /** How much the counts grow before a recounting run's cached splits are made again (0.1 = by 10 %). */
 const SPLIT_CACHE_GROWTH = 0.1;
@@ -31,7 +32,7 @@ export class RunVocabulary {
    * @param forceRecount a recovered, re-embedded or full run
    * @param work files this run adds, updates or removes; `known` files the index knew before
    */
-  constructor(private readonly store: IndexStore, forceRecount: boolean, private readonly work: number, known: number) {
+  constructor(private readonly store: IndexStore, forceRecount: boolean, private readonly work: number, private readonly known: number) {
     this.loaded = loadVocabulary(store.dir);
     this.recount = forceRecount || !this.loaded || work > Math.max(20, 0.2 * known);
     this.vocab = this.loaded ?? new Vocabulary();
@@ -69,15 +70,8 @@ export class RunVocabulary {
     let final = this.vocab;
     const store = this.store;
     if (this.recount) {
-      const byFile = new Map<string, Pick<IndexedPassage, 'path' | 'level' | 'text' | 'lang'>[]>();
-      for (const p of await store.germanPassages()) {
-        const list = byFile.get(p.path) ?? [];
-        list.push(p);
-        byFile.set(p.path, list);
-      }
-      const counts = new Map<string, number>();
-      for (const list of byFile.values()) fileWordCounts(list, counts);
-      final = new Vocabulary(counts);
+      // A run that began with an empty index and wrote every file it learned has counted the table already.
+      if (this.known > 0 || cancelled) final = await recountFromTable(store);
       if (this.germanWritten.length > 0) {
         const cache = new Map<string, string[]>();
         this.rewritten = await store.rewriteKeywordParts(
@@ -89,4 +83,20 @@ export class RunVocabulary {
     }
     saveVocabulary(store.dir, final);
   }
+}
+
+/**
+ * The vocabulary of the German passages in the table, read in two streamed passes (each file's finest level, then the
+ * words of those passages), as fileWordCounts counts a file: memory holds the counts, never the text.
+ */
+async function recountFromTable(store: IndexStore): Promise<Vocabulary> {
+  const finest = new Map<string, number>();
+  await store.eachGermanPassage(false, (batch) => {
+    for (const p of batch) if (p.level > (finest.get(p.path) ?? -1)) finest.set(p.path, p.level);
+  });
+  const counts = new Map<string, number>();
+  await store.eachGermanPassage(true, (batch) => {
+    for (const p of batch) if (p.level === finest.get(p.path)) countWords(p.text, counts);
+  });
+  return new Vocabulary(counts);
 }

@@ -541,10 +541,19 @@ export class LanceStore implements IndexStore {
   }
 
   /** Path, level and text of every German passage (the vocabulary recount; no vectors read). */
-  async germanPassages(): Promise<Pick<Passage, 'path' | 'level' | 'text' | 'lang'>[]> {
-    if (!this.passages) return [];
-    const rows = await this.passages.query().where(`lang = 'de'`).select(['path', 'level', 'text']).toArray();
-    return rows.map((r) => ({ path: r.path as string, level: Number(r.level) as Level, text: r.text as string, lang: 'de' as Lang }));
+  async eachGermanPassage(withText: boolean, each: (batch: Pick<Passage, 'path' | 'level' | 'text'>[]) => void): Promise<void> {
+    if (!this.passages) return;
+    const columns = withText ? ['path', 'level', 'text'] : ['path', 'level'];
+    for await (const batch of this.passages.query().where(`lang = 'de'`).select(columns)) {
+      const paths = batch.getChild('path');
+      const levels = batch.getChild('level');
+      const texts = withText ? batch.getChild('text') : null;
+      const out: Pick<Passage, 'path' | 'level' | 'text'>[] = [];
+      for (let i = 0; i < batch.numRows; i++) {
+        out.push({ path: paths?.get(i) as string, level: Number(levels?.get(i)) as Level, text: texts ? (texts.get(i) as string) : '' });
+      }
+      each(out);
+    }
   }
 
   /**
@@ -560,9 +569,12 @@ export class LanceStore implements IndexStore {
     const table = this.passages;
     if (!table || paths.length === 0) return 0;
     const dim = this.requireMeta().embedder.dimension;
-    // Which rows change: only row ids and keyword texts are read (most rows keep their parts; a row's vector is 4 KB).
-    const next = new Map<bigint, string>();
+    let rewritten = 0;
+    // A chunk of files at a time: which rows change (only row ids and keyword texts are read; a row's vector is 4 KB),
+    // then those rows whole, appended with their new parts before the old rows are deleted by row id (a merge on `id`
+    // scans the whole table, per commit). Row ids only grow for appended rows, so the old ones stay where they were.
     for (const chunk of chunks(paths, IN_CHUNK)) {
+      const next = new Map<bigint, string>();
       const rows = await table.query().where(`lang = 'de' AND ${sqlIn('path', chunk)}`).select(['fts_de']).withRowId().toArray();
       for (const r of rows) {
         const stored = r.fts_de as string;
@@ -570,35 +582,33 @@ export class LanceStore implements IndexStore {
         const text = withParts(indexText, parts(indexText));
         if (text !== stored) next.set(BigInt(r._rowid as bigint | number), text);
       }
-    }
-    // Those rows whole (taken by row id; this writer's earlier batches do not move other rows), REWRITE_ROWS a commit.
-    let rewritten = 0;
-    for (const rowIds of chunks([...next.keys()], REWRITE_ROWS)) {
-      const changed: PassageRow[] = [];
-      for (const r of await table.takeRowIds(rowIds).withRowId().toArray()) {
-        const row: PassageRow = {};
-        for (const c of PASSAGE_COLUMNS) row[c] = r[c];
-        for (const c of ['level', 'order', 'startLine', 'endLine', 'page', 'pageEnd', 'startOffset', 'endOffset']) {
-          if (typeof row[c] === 'bigint') row[c] = Number(row[c]);
+      for (const rowIds of chunks([...next.keys()], REWRITE_ROWS)) {
+        const changed: PassageRow[] = [];
+        for (const r of await table.takeRowIds(rowIds).withRowId().toArray()) {
+          const row: PassageRow = {};
+          for (const c of PASSAGE_COLUMNS) row[c] = r[c];
+          for (const c of ['level', 'order', 'startLine', 'endLine', 'page', 'pageEnd', 'startOffset', 'endOffset']) {
+            if (typeof row[c] === 'bigint') row[c] = Number(row[c]);
+          }
+          row.fts_en = r.fts_en;
+          row.fts_de = next.get(BigInt(r._rowid as bigint | number));
+          row.vectorPending = r.vectorPending;
+          row.vector = toFloat32(r.vector);
+          changed.push(row);
         }
-        row.fts_en = r.fts_en;
-        row.fts_de = next.get(BigInt(r._rowid as bigint | number));
-        row.vectorPending = r.vectorPending;
-        row.vector = toFloat32(r.vector);
-        changed.push(row);
+        if (changed.length === 0) continue;
+        if (embed) {
+          const vectors = await embed(changed.map((row) => row.fts_de as string));
+          changed.forEach((row, i) => {
+            row.vector = vectors[i];
+            row.vectorPending = false;
+          });
+        }
+        // No fold into the keyword index here: rewritten rows are searched by scan until the maintenance after the run.
+        await this.appendRows(table, changed, dim);
+        await withCommitRetry(() => table.delete(`_rowid IN (${rowIds.join(', ')})`));
+        rewritten += changed.length;
       }
-      if (changed.length === 0) continue;
-      if (embed) {
-        const vectors = await embed(changed.map((row) => row.fts_de as string));
-        changed.forEach((row, i) => {
-          row.vector = vectors[i];
-          row.vectorPending = false;
-        });
-      }
-      const data = arrowRows(passagesSchema(dim), changed);
-      await this.keepKeywordIndexCovering(changed.length);
-      await withCommitRetry(() => table.mergeInsert('id').whenMatchedUpdateAll().execute(data));
-      rewritten += changed.length;
     }
     return rewritten;
   }

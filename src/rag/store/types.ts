@@ -205,9 +205,10 @@ export interface IndexStore {
    */
   keywordIndexCoverage(): Promise<{ indexed: number; unindexed: number; share: number } | null>;
   /**
-   * The German passages (path, level, text, lang) for a recount of the compound splitter's vocabulary.
+   * Calls `each` with the German passages (path, level and, with `withText`, text) batch by batch, never all at once:
+   * a recount of the compound splitter's vocabulary reads the whole table.
    */
-  germanPassages(): Promise<Pick<IndexedPassage, 'path' | 'level' | 'text' | 'lang'>[]>;
+  eachGermanPassage(withText: boolean, each: (batch: Pick<IndexedPassage, 'path' | 'level' | 'text'>[]) => void): Promise<void>;
   /**
    * Recomputes the compound parts (`parts(text)`) of the German passages of `paths` and, with `embed`, their vectors;
    * returns the rows rewritten (after a recount, the parts a passage was written with were split with older counts).
