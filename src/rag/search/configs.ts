@@ -63,8 +63,8 @@ export interface SearchSettings extends AugmentSettings, LinkSettings {
   /**
    * Weight of the translated list (0: left out), and its weight when its passages cover the question better than the
    * question's own list: the question is then about documents in the other language, and the roles of the languages swap
-   * — the translated list counts as the documents' language (1) against the question's own lists counted as the other
-   * language's (otherLanguageWeight), i.e. 1 / 0.75 relative to them (EVALUATION.md, "cross-language weights").
+   * — the translated list counts as the documents' language, 1 / 0.75 against the question's own keyword ranking's 1.
+   * In a bilingual index it joins the other column instead unless it covers the question much better (bridgeJoinMargin).
    */
   bridgeWeight: number;
   bridgeBoostWeight: number;
