@@ -337,3 +337,69 @@ describe('retrieval with synonyms and translations (generated corpus)', function
     assert.ok(r.hits.length > 0);
   });
 });
+
+describe('retrieval in a bilingual index: both language versions of the answer, the own-language one not displaced', function () {
+  this.timeout(180_000);
+  let folder: string;
+  let lexDir: string;
+  let engine: Engine;
+
+  before(async () => {
+    lexDir = fs.mkdtempSync(path.join(os.tmpdir(), 'lexicon-'));
+    writeFixtureLexicon(lexDir);
+    setLexiconDir(lexDir);
+    folder = fs.mkdtempSync(path.join(os.tmpdir(), 'search-bilingual-'));
+    // Every document in German and in English, as a team that keeps both versions.
+    const docs: Record<string, string> = {
+      'de/lohn.md': '# Vergütung\n\nDer gesetzliche Mindestlohn wird je Zeitstunde gezahlt. Die Höhe wird durch eine Kommission regelmäßig angepasst und durch Verordnung festgelegt.\n',
+      'en/wage.md': '# Pay\n\nThe statutory minimum wage is paid for each hour worked. Its level is adjusted regularly by a commission and set by ordinance.\n',
+      'de/urlaub.md': '# Erholung\n\nDer Erholungsurlaub beträgt jährlich mindestens vierundzwanzig Werktage. Er wird auf Antrag gewährt und ist im laufenden Kalenderjahr zu nehmen.\n',
+      'en/leave.md': '# Leave\n\nAnnual leave is at least twenty-four working days a year. It is granted on request and must be taken in the current calendar year.\n',
+      'de/arbeit.md': '# Arbeitszeit\n\nDie werktägliche Arbeitszeit der Beschäftigten darf acht Stunden nicht überschreiten. Nach dem Ende der Arbeit ist eine Ruhezeit einzuhalten.\n',
+      'en/hours.md': '# Working time\n\nThe daily working time of employees must not exceed eight hours. After the end of work a rest period must be observed.\n',
+      // Only in German: the exact match of a question whose word "Urlaub" translates to "leave" (en/leave.md).
+      'de/werkskraft.md': '# Werk\n\nDer Urlaub der Werkskraft wird durch den Werkmeister eingeteilt.\n',
+    };
+    for (const [f, text] of Object.entries(docs)) {
+      fs.mkdirSync(path.dirname(path.join(folder, f)), { recursive: true });
+      fs.writeFileSync(path.join(folder, f), text);
+    }
+    engine = await openEngine({ folder });
+    const res = await indexFolder(engine);
+    assert.equal(res.errors.length, 0, JSON.stringify(res.errors));
+  });
+  after(async () => {
+    setLexiconDir(undefined);
+    await engine?.close();
+    fs.rmSync(folder, { recursive: true, force: true });
+    fs.rmSync(lexDir, { recursive: true, force: true });
+  });
+
+  it('the translated list joins the other language column: the English answer and its German version are the first two', async () => {
+    const q = 'What is the minimum wage?';
+    const paths = (hits: SearchHit[]) => [...new Set(hits.map((h) => h.passage.path))];
+    const r = await createRetriever(engine, { config: 'default', detect: detectLanguage }).retrieve(q, { k: 6, context: false });
+    assert.deepEqual(paths(r.hits).slice(0, 2).sort(), ['de/lohn.md', 'en/wage.md'], paths(r.hits).join());
+    const span = r.trace.find((s) => s.name === 'term-lists')!;
+    assert.ok(span.notes?.some((n) => /translation=1 in the other column \(/.test(n)), JSON.stringify(span.notes));
+    // Before: the translated list left out (its coverage is not above the English answer's), the German column 20 ranks
+    // behind, so the German version was not next to the English one.
+    const before = await createRetriever(engine, { config: 'default', overrides: { bridgeColumnWeight: 0, otherLanguageWeight: 0.75 }, detect: detectLanguage }).retrieve(q, {
+      k: 6,
+      context: false,
+    });
+    assert.notDeepEqual(paths(before.hits).slice(0, 2).sort(), ['de/lohn.md', 'en/wage.md'], paths(before.hits).join());
+  });
+
+  it('at equal rank in the two columns the question\'s own language goes first: an exact match is not displaced by a translation', async () => {
+    const q = 'Wie wird der Urlaub der Werkskraft eingeteilt?';
+    const first = async (overrides?: Record<string, number>) =>
+      (await createRetriever(engine, { config: 'default', overrides, detect: detectLanguage }).retrieve(q, { k: 3, context: false })).hits[0].passage.path;
+    assert.equal(await first(), 'de/werkskraft.md');
+    // The English file found through the translation "leave" is next: both languages' evidence near the top.
+    const r = await createRetriever(engine, { config: 'default', detect: detectLanguage }).retrieve(q, { k: 3, context: false });
+    assert.equal(r.hits[1].passage.path, 'en/leave.md');
+    // Before: the two columns at par, the English file tied with the German exact match in the keyword ranking and won.
+    assert.notEqual(await first({ otherLanguageWeight: 1 }), 'de/werkskraft.md');
+  });
+});

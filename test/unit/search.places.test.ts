@@ -8,6 +8,7 @@ import * as path from 'node:path';
 import { detectLanguage } from '../../src/rag/text/language';
 import { openEngine, type Engine } from '../../src/rag/engine';
 import { loadWorkspaceQueries } from '../../src/rag/eval/datasets';
+import { evaluateWorkspace } from '../../src/rag/eval/runner';
 import { indexFolder } from '../../src/rag/index/indexer';
 import { createRetriever } from '../../src/rag/search';
 import { collapseNested, liesInside } from '../../src/rag/search/nested';
@@ -94,5 +95,13 @@ describe('search: one hit per place over the workspace index', function () {
       before += both.hits.filter((a) => both.hits.some((b) => liesInside(a.passage, b.passage))).length;
     }
     assert.ok(before > 0, 'default+nested still returns nested hits (eval can see both)');
+  });
+
+  it('one hit per place loses no recall: R@20 over the dev questions is not below that of both hits kept', async () => {
+    const queries = loadWorkspaceQueries(path.join(WS, 'queries-dev.jsonl'));
+    const recall = async (config: string) =>
+      (await evaluateWorkspace(createRetriever(engine, { config, detect: detectLanguage }), queries, { config, k: 20 })).metrics['r@20'];
+    const [one, both] = [await recall('default'), await recall('default+nested')];
+    assert.ok(one >= both, `R@20 ${one} (one hit per place) < ${both} (both kept)`);
   });
 });

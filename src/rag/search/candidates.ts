@@ -53,8 +53,17 @@ export interface WeightedKeywordList {
   otherLanguage?: boolean;
   /** Final weight from this list's hits and the question's first keyword list (e.g. by query-word coverage). */
   adjust?: (own: SearchHit[], queryKeyword: SearchHit[]) => number;
-  /** Set by gatherCandidates: the weight used and the number of hits (for the trace). */
-  used?: { weight: number; hits: number };
+  /**
+   * A list in the other language (`otherLanguage`) when the column of the question's own language has hits too (a
+   * bilingual index): it joins the other language's column list with this weight (that list: 1) instead of counting on
+   * its own, so it ranks the other language's passages among themselves and never outweighs the question's own-language
+   * evidence. Undefined: it always counts on its own.
+   */
+  columnWeight?: number;
+  /** With `columnWeight`: whether the list joins the other column, from its hits and the question's own keyword ranking (undefined: it does). */
+  joins?: (own: SearchHit[], queryKeyword: SearchHit[]) => boolean;
+  /** Set by gatherCandidates: the weight used, the number of hits, and the weight inside the other column when it joined it (for the trace). */
+  used?: { weight: number; hits: number; column?: number };
 }
 
 interface KeywordLists {
@@ -169,32 +178,57 @@ export async function gatherCandidates(store: IndexStore, embedder: Embedder, r:
       // The question's own keyword ranking (both columns fused), against which an extra list's weight is adjusted.
       let firstKeyword: SearchHit[] = [];
       let listWeights = weighted.map((w) => w.weight);
+      // Lists of the other language that joined that language's column list (a bilingual index, see columnWeight).
+      const joined = new Set<number>();
+      // One query's keyword ranking: both language columns (and, for the question itself, its exact tokens) fused.
+      const keywordRanking = (l: KeywordLists, withExact: boolean): SearchHit[] => {
+        const pair = keywordPair(l);
+        const lists = [...pair.lists];
+        const weights = [...pair.weights];
+        if (withExact && exactHits.length) {
+          lists.push(exactHits);
+          weights.push(r.exactTokenWeight ?? 1);
+        }
+        const nonEmpty = lists.map((x, j) => [x, weights[j]] as const).filter(([x]) => x.length > 0);
+        return nonEmpty.length === 1 ? nonEmpty[0][0].map((h) => ({ ...h })) : reciprocalRankFusion(nonEmpty.map(([x]) => x), r.rrfK, nonEmpty.map(([, w]) => w));
+      };
       r.queries.forEach((text, i) => {
         // The keyword lists of one query (both language columns, exact tokens) are fused first, so the vector list is
         // weighed against one keyword ranking whatever the number of columns.
         let k: SearchHit[] | undefined;
         if (r.keyword) {
-          const pair = keywordPair(kwLists[i]);
-          const lists = [...pair.lists];
-          const weights = [...pair.weights];
-          if (i === 0 && exactHits.length) {
-            lists.push(exactHits);
-            weights.push(r.exactTokenWeight ?? 1);
-          }
-          const nonEmpty = lists.map((l, j) => [l, weights[j]] as const).filter(([l]) => l.length > 0);
-          k = nonEmpty.length === 1 ? nonEmpty[0][0].map((h) => ({ ...h })) : reciprocalRankFusion(nonEmpty.map(([l]) => l), r.rrfK, nonEmpty.map(([, w]) => w));
+          k = keywordRanking(kwLists[i], i === 0);
           if (i === 0) {
             firstKeyword = k;
             // The extra lists' weights are known once the question's own keyword ranking is (the bridge's depends on it).
             listWeights = weighted.map((w, j) => (w.adjust ? w.adjust(weightedHits[j], firstKeyword) : w.weight));
+            // A bilingual index (the question's own column has hits): a translated list joins the other language's
+            // column, so the two languages' evidence is fused nearly at par (otherLanguageWeight: at equal rank the own
+            // language first) and a translation never displaces own-language hits. Not when the list decides that the
+            // question is about the other language's documents (`joins`): then its own weight applies.
+            // (Rank fusion only: weighted fusion by a request's alpha mixes the question's own keyword and vector lists.)
+            if (r.fusion === 'rrf' && (ownLang === 'de' || ownLang === 'en')) {
+              const otherKey = ownLang === 'de' ? 'en' : 'de';
+              const column = kwLists[0][otherKey];
+              weighted.forEach((w, j) => {
+                if (w.otherLanguage && w.columnWeight !== undefined && w.columnWeight > 0 && weightedHits[j].length > 0 && kwLists[0][ownLang].length > 0 && (w.joins?.(weightedHits[j], firstKeyword) ?? true)) joined.add(j);
+              });
+              if (joined.size) {
+                const parts = [[column, 1] as const, ...[...joined].map((j) => [weightedHits[j], weighted[j].columnWeight!] as const)].filter(([x]) => x.length > 0);
+                const merged = reciprocalRankFusion(parts.map(([x]) => x), r.rrfK, parts.map(([, w]) => w));
+                k = keywordRanking({ ...kwLists[0], [otherKey]: merged }, true);
+                for (const j of joined) weightNotes.push(`${weighted[j].name ?? 'list'} joined the ${otherKey} column (weight ${weighted[j].columnWeight})`);
+              }
+            }
           }
         }
         const v = r.vector ? vec.lists[i] : undefined;
         let w = r.rrfVectorWeight ?? 1;
         // A list in the other language that counts more than its base weight: the question is about documents in the
         // other language, which the builtin embedder's lexical vector of the question's own words cannot find, so the
-        // vector list gets the lowest weight of the range.
-        const crossLanguage = i === 0 && weighted.some((l, j) => l.otherLanguage && listWeights[j] > l.weight);
+        // vector list gets the lowest weight of the range. Not when it joined
+        // the other language's column: the question's own language has evidence too.
+        const crossLanguage = i === 0 && weighted.some((l, j) => !joined.has(j) && l.otherLanguage && listWeights[j] > l.weight);
         if (k && v && r.adaptiveVectorWeight && r.fusion === 'rrf') {
           const a = adaptiveVectorWeight(text, k, v, r.adaptiveVectorWeight, w);
           w = crossLanguage ? r.adaptiveVectorWeight[0] : a.weight;
@@ -213,8 +247,8 @@ export async function gatherCandidates(store: IndexStore, embedder: Embedder, r:
       const weights = perQuery.map(() => 1);
       weighted.forEach((w, i) => {
         const own = weightedHits[i];
-        const weight = r.queries.length ? listWeights[i] : w.weight;
-        w.used = { weight, hits: own.length };
+        const weight = joined.has(i) ? 0 : r.queries.length ? listWeights[i] : w.weight;
+        w.used = { weight, hits: own.length, ...(joined.has(i) ? { column: w.columnWeight } : {}) };
         if (weight > 0 && own.length) {
           perQuery.push(own);
           weights.push(weight);

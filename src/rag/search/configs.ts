@@ -31,7 +31,12 @@ export interface SearchSettings extends AugmentSettings, LinkSettings {
   analysisAlphaExact: number;
   /** Fixed level filter; undefined: the query analysis picks it. */
   levels?: Level[];
-  /** RRF weight of the keyword list of the other language's column (the query's language: 1); both are always searched. */
+  /**
+   * RRF weight of the keyword list of the other language's column (the query's language: 1); both are always searched.
+   * Nearly at par (0.99): in a bilingual index both language versions of an answer rank near the top, the two lists
+   * interleave, and at equal rank the question's own language goes first (an exact match is never displaced by a passage
+   * of the other language that ties with it, e.g. one found only through a loose translation) (EVALUATION.md).
+   */
   otherLanguageWeight: number;
   /** RRF weight of the keyword list of the query's exact tokens (file names, flags, § references), searched in both columns. */
   exactTokenWeight: number;
@@ -59,12 +64,25 @@ export interface SearchSettings extends AugmentSettings, LinkSettings {
    * Weight of the translated list (0: left out), and its weight when its passages cover the question better than the
    * question's own list: the question is then about documents in the other language, and the roles of the languages swap
    * — the translated list counts as the documents' language (1) against the question's own lists counted as the other
-   * language's (otherLanguageWeight).
+   * language's (otherLanguageWeight). In a bilingual index it joins the other column instead unless it covers the
+   * question much better (bridgeJoinMargin).
    */
   bridgeWeight: number;
   bridgeBoostWeight: number;
   /** The translated list gets the higher weight when its coverage exceeds the own list's by more than this share. */
   bridgeMargin: number;
+  /**
+   * In a bilingual index (the column of the question's own language has hits too): the translated list joins the other
+   * language's column list with this weight (that list: 1) instead of the weights above, so the other language's
+   * passages are ranked by both and the two languages' evidence meets at `otherLanguageWeight`; 0: the weights above.
+   */
+  bridgeColumnWeight: number;
+  /**
+   * The translated list joins the other column (`bridgeColumnWeight`) unless its best passages cover the question more
+   * than 1 + this share times better than the question's own keyword ranking's: then the question is about documents in
+   * the other language and the weights above apply (the role swap). Tuned on half of xquad-mixed (EVALUATION.md).
+   */
+  bridgeJoinMargin: number;
   bridgePerWord: number;
   /** Pseudo-relevance feedback (RM3-style): terms of the top passages searched again as a weighted keyword list. */
   prf: boolean;
@@ -139,7 +157,7 @@ export const BASE_SETTINGS: SearchSettings = {
   analysisAlpha: 0.5,
   analysisAlphaExact: 0.3,
   levels: undefined,
-  otherLanguageWeight: 0.75,
+  otherLanguageWeight: 0.99,
   exactTokenWeight: 1,
   spelling: true,
   derivations: true,
@@ -152,6 +170,8 @@ export const BASE_SETTINGS: SearchSettings = {
   bridgeWeight: 0,
   bridgeBoostWeight: 1 / 0.75,
   bridgeMargin: 0,
+  bridgeColumnWeight: 1,
+  bridgeJoinMargin: 2,
   bridgePerWord: 3,
   prf: false,
   prfDocs: 5,
@@ -198,7 +218,7 @@ export const NAMED_CONFIGS: Record<string, { description: string; settings: Part
   },
   default: {
     description:
-      'what ships: hybrid RRF (k = 60); with the builtin embedder the vector list is weighted 0.1-0.7 by how much of the query the keyword list misses (0.5 when the lists disagree); both language columns; the German-English bridge list when it covers the question better; chosen by measurement (EVALUATION.md)',
+      'what ships: hybrid RRF (k = 60); with the builtin embedder the vector list is weighted 0.1-0.7 by how much of the query the keyword list misses (0.5 when the lists disagree); both language columns nearly at par (own language first at equal rank); the German-English bridge list joining the other language column, or weighted up when it covers the question much better; chosen by measurement (EVALUATION.md)',
     settings: {},
   },
   'default-fixed-weight': {

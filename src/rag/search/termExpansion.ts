@@ -37,6 +37,11 @@ export function expansionLists(
         lang: tr.lang,
         otherLanguage: true,
         weight: s.bridgeWeight,
+        columnWeight: s.bridgeColumnWeight > 0 ? s.bridgeColumnWeight : undefined,
+        joins: (hits: SearchHit[], main: SearchHit[]) => {
+          const t = coverage(hits, tr.groups);
+          return !(t > 0 && t > coverage(main, own) * (1 + s.bridgeJoinMargin));
+        },
         // The translated list counts more when its passages hold more of the question's words (translated) than the
         // passages of the question's own keyword list do: the question is then about documents in the other language.
         adjust: (hits: SearchHit[], main: SearchHit[]) => bridgeWeight(coverage(hits, tr.groups), coverage(main, own), s),
@@ -62,7 +67,7 @@ export function bridgeWeight(translated: number, own: number, s: Pick<SearchSett
 /** After the search: the weight each list got (the bridge's depends on the hits). */
 export function noteListWeights(lists: WeightedKeywordList[], tracer: Tracer): void {
   if (lists.length === 0) return;
-  tracer.note('term-lists', `weights: ${lists.map((l) => `${l.name ?? 'list'}=${l.used ? `${round2(l.used.weight)} (${l.used.hits} hits)` : round2(l.weight)}`).join(', ')}`);
+  tracer.note('term-lists', `weights: ${lists.map((l) => `${l.name ?? 'list'}=${l.used ? `${l.used.column !== undefined ? `${round2(l.used.column)} in the other column` : round2(l.used.weight)} (${l.used.hits} hits)` : round2(l.weight)}`).join(', ')}`);
 }
 
 
