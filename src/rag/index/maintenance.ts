@@ -87,7 +87,7 @@ export async function runMaintenanceStep(storeDir: string, kind: JobKind): Promi
     try {
       const job = (await planFor(store)).find((j) => j.kind === kind);
       if (!job) return { ran: false, ms: Date.now() - started, peakRssMB: peakRssMB() };
-      await store.noteMaintenance({ running: { pid: process.pid, startedAt: started } });
+      await store.noteMaintenance({ running: { pid: process.pid, startedAt: started }, lastStep: { kind, startedAt: started } });
       await runJob(store, job);
       await store.noteMaintenance({ running: undefined });
       return { ran: true, ms: Date.now() - started, peakRssMB: peakRssMB() };

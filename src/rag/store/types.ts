@@ -95,9 +95,16 @@ export interface IndexMeta {
   /**
    * What maintenance owes the index (index/lifecycle.ts): `optimizeDue` and `countLinks` are set by a run that wrote and
    * cleared by the optimize and the link count that follow; `unverified` after a stopped maintenance or a killed run (files no version references may be
-   * left: the next optimize removes them); `running` while a maintenance process holds the writer lock.
+   * left: the next optimize removes them); `running` while a maintenance process holds the writer lock; `lastStep` the
+   * job kind and start of the latest step that ran (the order of runs and maintenance can be checked from outside).
    */
-  maintenance?: { optimizeDue?: boolean; countLinks?: boolean; unverified?: boolean; running?: { pid: number; startedAt: number } };
+  maintenance?: {
+    optimizeDue?: boolean;
+    countLinks?: boolean;
+    unverified?: boolean;
+    running?: { pid: number; startedAt: number };
+    lastStep?: { kind: string; startedAt: number };
+  };
   /** The reference graph's size, counted by maintenance (reading every link row costs in proportion to the corpus). */
   linkCounts?: { at: number; counts: LinkCounts | null };
   /** The store folder's identity when the index was created here (meta.ts storeHome): another one means copied in. */

@@ -1,5 +1,6 @@
 // File watching: a new document is indexed, a deleted one forgotten, a renamed one moves; a burst of many files
-// coalesces into few index runs; a .gitignore's rules take documents out and give them back. Real file system events from the VS Code server.
+// coalesces into few index runs; a .gitignore's rules take documents out and give them back; a saved edit is searchable
+// before the background maintenance it leaves starts. Real file system events from the VS Code server.
 import * as assert from 'node:assert/strict';
 import { existsSync, promises as fs } from 'node:fs';
 import path from 'node:path';
@@ -29,6 +30,31 @@ describe('file watcher', () => {
     await fs.unlink(fileUri(rel).fsPath);
     await waitUntil('the deleted file gone from the index', async () => !(await indexedPaths()).has(rel), 30_000, 500);
     assert.ok(!(await searchPaths('Quokka-Bericht Wombat-Protokoll')).includes(rel));
+  });
+
+  it('a saved edit is searchable before any background maintenance starts; that maintenance follows the run', async () => {
+    const storeDir = (await (await api()).host.engine(folder())).storeDir;
+    type Meta = { lastRun?: { finishedAt: number }; maintenance?: { running?: { startedAt: number }; lastStep?: { kind: string; startedAt: number } } };
+    const meta = async (): Promise<Meta> => JSON.parse(await fs.readFile(path.join(storeDir, 'meta.json'), 'utf8')) as Meta;
+    const rel = 'docs/reihenfolge-ibis.md';
+    const saved = Date.now();
+    await fs.writeFile(fileUri(rel).fsPath, '# Reihenfolge\n\nDas Ibis-Protokoll 6174 regelt die Reihenfolge der Wartung.\n');
+    try {
+      await waitUntil('the edit in search results', async () => (await searchPaths('Ibis-Protokoll 6174')).includes(rel), 30_000, 50);
+      const atSearchable = await meta();
+      // No maintenance step for this change has started (or runs) by the time the change is found.
+      assert.ok((atSearchable.maintenance?.lastStep?.startedAt ?? 0) < saved, JSON.stringify(atSearchable.maintenance));
+      assert.ok((atSearchable.maintenance?.running?.startedAt ?? 0) < saved, JSON.stringify(atSearchable.maintenance));
+      // The change left maintenance (its rows outside the indexes, its links uncounted): it runs after the run.
+      const after = await waitUntil('background maintenance after the edit', async () => {
+        const m = await meta();
+        return (m.maintenance?.lastStep?.startedAt ?? 0) > saved ? m : undefined;
+      }, 120_000, 250);
+      assert.ok(after.lastRun && after.maintenance!.lastStep!.startedAt >= after.lastRun.finishedAt, JSON.stringify(after));
+    } finally {
+      await fs.rm(fileUri(rel).fsPath, { force: true });
+      await waitUntil('the file gone from the index', async () => !(await indexedPaths()).has(rel), 30_000, 500);
+    }
   });
 
   it('follows a rename', async () => {
