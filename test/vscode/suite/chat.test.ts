@@ -85,7 +85,8 @@ describe('@docs chat participant', () => {
       sentence = '';
       assert.match(p.title ?? '', /^\[\d+\] /);
       assert.ok(quoted.length > 10, `a sentence precedes ${p.title}`);
-      const cited = flat(await textAt(p.location));
+      // The file's lines are Markdown source; a passage's text (what the model quotes) has no inline code marks.
+      const cited = flat(await textAt(p.location)).replace(/`/g, '');
       assert.ok(cited.includes(quoted), `"${quoted}" is inside ${p.title} (${rangeText(p.location.range)}): "${cited}"`);
     }
     // Every anchor is one of the references (same file and range).
@@ -93,6 +94,30 @@ describe('@docs chat participant', () => {
       assert.ok(refs.some((r) => r.location.uri.toString() === an.location.uri.toString() && sameRange(r.location.range, an.location.range)), `anchor ${an.title} is referenced`);
     }
     assert.ok(parts.some((p) => p.kind === 'progress'), 'progress names the stages');
+  });
+
+  it('asks the chat model to translate the question first, says so in the progress, and cites the other-language document', async () => {
+    const a = await api();
+    const english = 'How many working days of leave does a full-time employee get?';
+    await vscode.commands.executeCommand('docsRagTestLm.clearRequests');
+    await vscode.commands.executeCommand('docsRagTestLm.setTranslations', { [english]: QUESTION });
+    try {
+      const { stream, parts } = recordingStream();
+      const cts = new vscode.CancellationTokenSource();
+      const result = (await createChatHandler(a.service, testLog())(request(english, await testModel()), context, stream, cts.token)) as DocsChatResult;
+      assert.equal(result.errorDetails, undefined, result.errorDetails?.message);
+      const requests = (await vscode.commands.executeCommand<{ messages: { role: string; text: string }[]; reply: string }[]>('docsRagTestLm.getRequests')) ?? [];
+      const translation = requests.find((r) => r.messages.some((m) => /translate search questions/.test(m.text)));
+      assert.ok(translation, 'a translation request reached request.model');
+      assert.equal(translation.messages[translation.messages.length - 1].text, english, 'the question verbatim, no document text');
+      assert.equal(translation.reply, QUESTION);
+      const progress = parts.filter((p): p is Extract<Recorded, { kind: 'progress' }> => p.kind === 'progress').map((p) => p.text);
+      assert.ok(progress.some((t) => /^Translating the question with Docs RAG Test Model/.test(t)), progress.join(' | '));
+      const anchors = parts.filter((p): p is Extract<Recorded, { kind: 'anchor' }> => p.kind === 'anchor');
+      assert.ok(anchors.some((an) => an.location.uri.path.endsWith('/docs/urlaub.md')), 'the German document is cited');
+    } finally {
+      await vscode.commands.executeCommand('docsRagTestLm.setTranslations', undefined);
+    }
   });
 
   it('/search lists passages with anchors and shows document markup as text', async () => {
