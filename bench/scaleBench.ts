@@ -107,11 +107,18 @@ export async function run(argv: string[]): Promise<void> {
   await waitForPid((unchanged.json.backgroundMaintenance as { pid?: number } | undefined)?.pid, 600_000);
 
   // Five edits, one file each: files spread over the corpus, a sentence of words found nowhere else.
-  const files = fs.readdirSync(folder).filter((d) => fs.existsSync(path.join(folder, d, 'index.md'))).sort();
+  // The laws lie at <letter>/<law>/index.md.
+  const files = fs
+    .readdirSync(folder, { withFileTypes: true })
+    .filter((d) => d.isDirectory() && !d.name.startsWith('.'))
+    .flatMap((d) => fs.readdirSync(path.join(folder, d.name)).map((law) => `${d.name}/${law}`))
+    .filter((d) => fs.existsSync(path.join(folder, d, 'index.md')))
+    .sort();
   let lastBackground: number | undefined;
   for (let i = 0; i < 5; i++) {
     const rel = `${files[Math.floor(((i + 0.5) * files.length) / 5)]}/index.md`;
-    const marker = `zeltplatzquittung${i}x${Date.now() % 100000}`;
+    // A word found nowhere else, letters only (a token of letters and digits is searched by its parts).
+    const marker = `zeltplatzquittung${(Date.now() + i).toString(26).replace(/[0-9]/g, (d) => 'qrstuvwxyz'[Number(d)])}`;
     fs.appendFileSync(path.join(folder, rel), `\n\nNachtrag: Die ${marker} gilt als Beleg.\n`);
     const edit = cli(['index', folder, '--json'], folder);
     if (edit.code !== 0) throw new Error(`edit run failed: ${edit.stderr}`);
