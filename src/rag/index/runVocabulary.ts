@@ -5,7 +5,7 @@
 import type { Embedder, IndexedPassage } from '../types';
 import type { IndexStore } from '../store/types';
 import { annotateCompounds, compoundParts } from '../text/compounds';
-import { Vocabulary, fileWordCounts, loadVocabulary, saveVocabulary } from '../store/vocabulary';
+import { Vocabulary, fileWordCounts, hasVocabulary, loadVocabulary, saveVocabulary } from '../store/vocabulary';
 import { countWords } from '../text/compounds';
 
 /** How much the counts grow before a recounting run's cached splits are made again (0.1 = by 10 %). */
@@ -13,6 +13,8 @@ const SPLIT_CACHE_GROWTH = 0.1;
 
 export class RunVocabulary {
   private readonly loaded: Vocabulary | null;
+  /** Nothing to write and counts on disk: nothing to read or save. */
+  private readonly idle: boolean;
   private readonly vocab: Vocabulary;
   /** Recount from the table at the end instead of keeping the counts incrementally. */
   private recount: boolean;
@@ -33,8 +35,10 @@ export class RunVocabulary {
    * @param work files this run adds, updates or removes; `known` files the index knew before
    */
   constructor(private readonly store: IndexStore, forceRecount: boolean, private readonly work: number, private readonly known: number) {
-    this.loaded = loadVocabulary(store.dir);
-    this.recount = forceRecount || !this.loaded || work > Math.max(20, 0.2 * known);
+    // A run with nothing to write never reads the counts (parsing them is most of an unchanged run's own work).
+    this.idle = work === 0 && !forceRecount && hasVocabulary(store.dir);
+    this.loaded = this.idle ? null : loadVocabulary(store.dir);
+    this.recount = !this.idle && (forceRecount || !this.loaded || work > Math.max(20, 0.2 * known));
     this.vocab = this.loaded ?? new Vocabulary();
   }
 
@@ -65,6 +69,7 @@ export class RunVocabulary {
 
   /** Saves the vocabulary (recounted and the written German passages re-split when needed). */
   async finish(embedder: Embedder, cancelled: boolean, signal?: AbortSignal): Promise<void> {
+    if (this.idle) return;
     if (cancelled) this.recount = true;
     if (this.work === 0 && this.loaded) return;
     let final = this.vocab;

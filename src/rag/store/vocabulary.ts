@@ -71,6 +71,11 @@ export function fileWordCounts(passages: Pick<Passage, 'lang' | 'level' | 'text'
   return into;
 }
 
+/** Is there a stored vocabulary (of any version)? Reads nothing but the folder entry. */
+export function hasVocabulary(dir: string): boolean {
+  return fs.existsSync(path.join(dir, VOCABULARY_FILE));
+}
+
 /** The stored vocabulary, or null when there is none (new index, or written by another version). */
 export function loadVocabulary(dir: string): Vocabulary | null {
   try {
