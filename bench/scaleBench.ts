@@ -3,7 +3,8 @@
 // searchable, peak RSS of the run and of each maintenance step), a run with nothing changed, five one-file edits (each:
 // the run's wall time until the edit is searchable, found by `docs-rag search`, its peak RSS, what it left to the
 // background), `docs-rag status --json`, the store's size against the Markdown bytes, and query latency p50 / p95 of
-// `default` and `bm25` (in-process, the workspace's questions, after the background maintenance finished).
+// `default` and `bm25` (in-process, the workspace's questions, after the background maintenance finished) beside plain
+// SQLite FTS5 over the store's passages (bench/fts5.ts; its table in a temporary file, built in batches).
 //
 //   npm run build && npm run bench -- scale [--folder DIR (an unpacked copy, reused)] [--keep] [--queries N]
 import { spawnSync } from 'node:child_process';
@@ -15,6 +16,7 @@ import { openEngine } from '../src/rag/engine';
 import { percentile } from '../src/rag/eval/metrics';
 import { isAlive } from '../src/rag/index/writerLock';
 import { createRetriever } from '../src/rag/search';
+import { fts5FromStore } from './fts5';
 
 const ROOT = path.resolve(__dirname, '..');
 const CLI = path.join(ROOT, 'dist/cli.js');
@@ -141,10 +143,14 @@ export async function run(argv: string[]): Promise<void> {
   const qfile = path.join(sharedDir(), 'eval/workspace/queries-dev.jsonl');
   const questions = fs.readFileSync(qfile, 'utf8').split('\n').filter(Boolean).map((l) => (JSON.parse(l) as { query: string }).query);
   const n = Math.min(questions.length, Number(values.queries ?? 50));
+  const ftsDir = fs.mkdtempSync(path.join(os.tmpdir(), 'docs-rag-scale-fts5-'));
+  const rss0 = process.memoryUsage().rss;
+  const fts = await fts5FromStore(storeDir, { file: path.join(ftsDir, 'fts5.db') });
+  out('SQLite FTS5 table', `${fts.index.count} passages in ${s(fts.ms)} s (RSS +${((process.memoryUsage().rss - rss0) / 1e6).toFixed(0)} MB)`);
   const engine = await openEngine({ folder });
   try {
-    for (const config of ['bm25', 'default', 'bm25', 'default']) {
-      const retriever = createRetriever(engine, { config });
+    for (const config of ['bm25', 'default', 'fts5', 'bm25', 'default', 'fts5']) {
+      const retriever = config === 'fts5' ? fts.index.retriever() : createRetriever(engine, { config });
       for (const q of questions.slice(0, 3)) await retriever.retrieve(q); // warm-up
       const times: number[] = [];
       for (let i = 0; i < n; i++) {
@@ -156,6 +162,8 @@ export async function run(argv: string[]): Promise<void> {
     }
   } finally {
     await engine.close();
+    fts.index.close();
+    fs.rmSync(ftsDir, { recursive: true, force: true });
   }
   process.stdout.write(`\n| measure | figure |\n| --- | --- |\n${rows.map(([k, v]) => `| ${k} | ${v} |`).join('\n')}\n`);
   if (!values.folder && !values.keep) fs.rmSync(base, { recursive: true, force: true });

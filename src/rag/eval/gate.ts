@@ -17,6 +17,7 @@ import { detectLanguage } from '../text/language';
 import { openEngine, type Engine } from '../engine';
 import { createRetriever } from '../search';
 import type { SearchSettings } from '../search/configs';
+import type { Retriever } from '../search/types';
 import { buildBeirIndex } from './beirIndex';
 import { loadBeir, loadWorkspaceQueries } from './datasets';
 import { evaluateBeir, evaluateWorkspace } from './runner';
@@ -66,6 +67,8 @@ export interface GateFigures {
   queries: number;
   default: number;
   bm25: number;
+  /** nDCG@10 of the retrievers in MeasureOptions.extra (reported only; the gate's rules ignore them). */
+  extra?: Record<string, number>;
 }
 
 export interface GateMeasurement {
@@ -87,6 +90,8 @@ export interface MeasureOptions {
   sets?: string[];
   /** Overrides of the default configuration (a test degrades it on purpose). */
   defaultOverrides?: Partial<SearchSettings>;
+  /** Further retrievers measured on the same stores (e.g. a baseline a benchmark builds from the engine's passages). */
+  extra?: Record<string, (engine: Engine) => Promise<Retriever>>;
   onProgress?: (line: string) => void;
 }
 
@@ -120,6 +125,10 @@ export async function measureGate(o: MeasureOptions): Promise<GateMeasurement> {
         const run = async (config: string, overrides?: Partial<SearchSettings>) =>
           (await evaluateWorkspace(createRetriever(engine!, { config, overrides, detect: detectLanguage }), queries, { config })).metrics['ndcg@10'];
         out[set.name] = { queries: queries.length, default: round4(await run('default', o.defaultOverrides)), bm25: round4(await run('bm25')) };
+        for (const [name, make] of Object.entries(o.extra ?? {})) {
+          const extra = (out[set.name].extra ??= {});
+          extra[name] = round4((await evaluateWorkspace(await make(engine), queries, { config: name })).metrics['ndcg@10']);
+        }
       } else {
         const beir = loadBeir(dir);
         if (!engine) {
@@ -130,8 +139,13 @@ export async function measureGate(o: MeasureOptions): Promise<GateMeasurement> {
         const run = async (config: string, overrides?: Partial<SearchSettings>) =>
           (await evaluateBeir(createRetriever(engine!, { config, overrides, detect: detectLanguage }), beir, { config })).metrics['ndcg@10'];
         out[set.name] = { queries: beir.queries.length, default: round4(await run('default', o.defaultOverrides)), bm25: round4(await run('bm25')) };
+        for (const [name, make] of Object.entries(o.extra ?? {})) {
+          const extra = (out[set.name].extra ??= {});
+          extra[name] = round4((await evaluateBeir(await make(engine), beir, { config: name })).metrics['ndcg@10']);
+        }
       }
-      o.onProgress?.(`gate: ${set.name} ${out[set.name].queries} queries, default ${out[set.name].default.toFixed(3)}, bm25 ${out[set.name].bm25.toFixed(3)} (${((performance.now() - t0) / 1000).toFixed(0)} s)`);
+      const extras = Object.entries(out[set.name].extra ?? {}).map(([k, v]) => `, ${k} ${v.toFixed(3)}`).join('');
+      o.onProgress?.(`gate: ${set.name} ${out[set.name].queries} queries, default ${out[set.name].default.toFixed(3)}, bm25 ${out[set.name].bm25.toFixed(3)}${extras} (${((performance.now() - t0) / 1000).toFixed(0)} s)`);
     }
   } finally {
     for (const e of engines.values()) await e.close();
