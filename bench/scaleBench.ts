@@ -151,11 +151,11 @@ export async function run(argv: string[]): Promise<void> {
   try {
     for (const config of ['bm25', 'default', 'fts5', 'bm25', 'default', 'fts5']) {
       const retriever = config === 'fts5' ? fts.index.retriever() : createRetriever(engine, { config });
-      for (const q of questions.slice(0, 3)) await retriever.retrieve(q); // warm-up
+      for (const q of questions.slice(0, 3)) await retriever.retrieve(q, { k: 10, context: false }); // warm-up
       const times: number[] = [];
       for (let i = 0; i < n; i++) {
         const t0 = performance.now();
-        await retriever.retrieve(questions[i % questions.length]);
+        await retriever.retrieve(questions[i % questions.length], { k: 10, context: false }); // as `docs-rag search` (no answer context)
         times.push(performance.now() - t0);
       }
       out(`query ${config}`, `p50 ${percentile(times, 50).toFixed(0)} ms, p95 ${percentile(times, 95).toFixed(0)} ms (${n} questions)`);
