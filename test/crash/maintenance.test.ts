@@ -251,7 +251,7 @@ describe('crash safety: kill -9 during the index maintenance jobs', function () 
     // for); the first such run also builds the keyword indexes the kills above left unfinished, as a job of its own.
     const preempted: string[] = [];
     let tries = 0;
-    let window = 4_000;
+    let window = 2_000;
     while (preempted.length < PREEMPTS) {
       assert.ok(++tries <= 3 * PREEMPTS, `only ${preempted.length} of ${PREEMPTS} runs met a working maintenance job`);
       // Jobs for the runner: a saved file's fold and link count (left due by the previous try's run, if one stopped
