@@ -29,6 +29,21 @@ export function lanceTempDir(base: NodeJS.ProcessEnv = process.env): LanceTempDi
   };
 }
 
+/**
+ * `env` with its temp-directory variables taken out of private directories (back to the directory they were made in):
+ * for a process that outlives the owner of the private directory it would otherwise inherit (the detached background
+ * maintenance of `docs-rag index`, whose launcher deletes its child's directory when the child exits).
+ */
+export function outsideLanceTemp(env: NodeJS.ProcessEnv): NodeJS.ProcessEnv {
+  const out = { ...env };
+  for (const key of ['TMPDIR', 'TMP', 'TEMP']) {
+    let dir = out[key];
+    while (dir && path.basename(dir).startsWith(PREFIX)) dir = path.dirname(dir);
+    if (dir !== undefined) out[key] = dir;
+  }
+  return out;
+}
+
 /** Deletes the private directories whose parent process is gone (killed before it could delete them). */
 function sweepOrphans(parent: string): void {
   let names: string[];

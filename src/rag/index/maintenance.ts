@@ -8,7 +8,7 @@
 import { spawn } from 'node:child_process';
 import type { IndexStore } from '../store/types';
 import { openStore } from '../store';
-import { lanceTempDir } from './lanceTemp';
+import { lanceTempDir, outsideLanceTemp } from './lanceTemp';
 import { jobsOf, planMaintenance, type Job, type JobKind, type Phase, type RunFacts } from './lifecycle';
 import { MAINTENANCE_PURPOSE, isAlive, tryAcquireWriterLock } from './writerLock';
 
@@ -180,10 +180,12 @@ function spawnStep(args: string[], env: NodeJS.ProcessEnv, signal?: AbortSignal)
 /**
  * Starts the background runner (`args`: a command that plans the store's background jobs and runs them with
  * runMaintenanceJobs) detached from this process, which may exit at once; returns its pid. Used by a one-shot host
- * (the CLI): the run reports its change searchable and the whole-table work goes on without it.
+ * (the CLI): the run reports its change searchable and the whole-table work goes on without it. The runner outlives
+ * this process's private temp directory (deleted when it exits: lanceTemp.ts), so it gets the directory that one was
+ * made in; each of its steps gets a private one of its own.
  */
 export function startDetachedMaintenance(args: string[], env: NodeJS.ProcessEnv = process.env): number | undefined {
-  const child = spawn(process.execPath, args, { detached: true, stdio: 'ignore', env });
+  const child = spawn(process.execPath, args, { detached: true, stdio: 'ignore', env: outsideLanceTemp(env) });
   child.on('error', () => undefined);
   child.unref();
   return child.pid;
