@@ -33,11 +33,15 @@ export function prepareLocalModel(m: EngineModules, config: EngineConfig, cacheD
 async function ask(m: EngineModules, model: NonNullable<ReturnType<EngineModules['embed']['knownModel']>>, cacheDir: string, log: Log): Promise<boolean> {
   if (declined) return false;
   const mb = Math.round(m.embed.downloadSize(model) / 1e6);
-  const download = `Download (${mb} MB)`;
+  const download = vscode.l10n.t('Download ({0} MB)', mb);
   const choice = await vscode.window.showInformationMessage(
-    `Docs RAG: semantic search with the local model ${model.id} needs a one-time download of ${mb} MB (checked by SHA-256, stored in VS Code's global storage). Until then the built-in embedder is used.`,
+    vscode.l10n.t(
+      'Docs RAG: semantic search with the local model {0} needs a one-time download of {1} MB (checked by SHA-256, stored in VS Code\'s global storage). Until then the built-in embedder is used.',
+      model.id,
+      mb,
+    ),
     download,
-    'Not now',
+    vscode.l10n.t('Not now'),
   );
   if (choice !== download) {
     declined = true;
@@ -45,7 +49,7 @@ async function ask(m: EngineModules, model: NonNullable<ReturnType<EngineModules
   }
   try {
     await vscode.window.withProgress(
-      { location: vscode.ProgressLocation.Notification, title: `Docs RAG: downloading ${model.id}`, cancellable: true },
+      { location: vscode.ProgressLocation.Notification, title: vscode.l10n.t('Docs RAG: downloading {0}', model.id), cancellable: true },
       async (progress, token) => {
         const abort = new AbortController();
         token.onCancellationRequested(() => abort.abort());
@@ -55,7 +59,7 @@ async function ask(m: EngineModules, model: NonNullable<ReturnType<EngineModules
           signal: abort.signal,
           onProgress: (p) => {
             const pct = p.total ? Math.floor((p.received / p.total) * 100) : 0;
-            if (pct > shown) progress.report({ increment: pct - shown, message: `${Math.round(p.received / 1e6)} of ${mb} MB` });
+            if (pct > shown) progress.report({ increment: pct - shown, message: vscode.l10n.t('{0} of {1} MB', Math.round(p.received / 1e6), mb) });
             shown = Math.max(shown, pct);
           },
         });
