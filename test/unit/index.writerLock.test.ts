@@ -13,6 +13,7 @@ import {
   FOREIGN_STALE_MS,
   WriterLockBusyError,
   acquireWriterLock,
+  isAlive,
   processStartTime,
   readHolder,
 } from '../../src/rag/index/writerLock';
@@ -175,6 +176,11 @@ describe('writer lock: one writer per store across processes', function () {
         assert.doesNotMatch(r.stderr, /lance error|\.rs:\d+|commit conflict/i, `pair ${pair}: ${r.stderr}`);
       }
       assert.deepEqual(await passageIds(store), cleanIds, `pair ${pair}: passages differ from a clean build`);
+      // The detached maintenance a run leaves works on in the store: it ends before the store goes.
+      for (const r of [a, b]) {
+        const pid = (JSON.parse(r.stdout.trim().split('\n').pop()!) as { backgroundMaintenance?: { pid?: number } }).backgroundMaintenance?.pid;
+        for (let waited = 0; pid !== undefined && isAlive(pid) && waited < 120_000; waited += 100) await new Promise((res) => setTimeout(res, 100));
+      }
       fs.rmSync(store, { recursive: true, force: true });
     }
   });
@@ -249,3 +255,4 @@ describe('writer lock: one writer per store across processes', function () {
     assert.deepEqual(await passageIds(store), cleanIds);
   });
 });
+
