@@ -3,6 +3,7 @@
 // separately, a noticeable share of a large run's thread. Here each
 // column's buffers are filled directly: a vector column is one Float32Array copy, a string column one UTF-8 encode of
 // the column (when it is ASCII) or one write per value into one buffer.
+import type { Table as LanceTable } from '@lancedb/lancedb';
 import {
   Bool, FixedSizeList, Float32, Float64, Int32, RecordBatch, Struct, Table, Utf8, makeData, vectorFromArray, type Data,
   type DataType, type Schema,
@@ -84,4 +85,16 @@ function boolData(type: Bool, values: (boolean | null)[]): Data {
     if (v) data[i >> 3] |= 1 << (i & 7);
   });
   return makeData({ type, length: values.length, ...validity(values), data });
+}
+
+/** Calls `row` for each row that `where` selects, batch by batch (never the whole result at once). */
+export async function eachRow(table: LanceTable, where: string, columns: string[], row: (r: Record<string, unknown>) => void): Promise<void> {
+  for await (const batch of table.query().where(where).select(columns)) {
+    const cols = columns.map((c) => batch.getChild(c));
+    for (let i = 0; i < batch.numRows; i++) {
+      const r: Record<string, unknown> = {};
+      columns.forEach((c, j) => (r[c] = cols[j]?.get(i)));
+      row(r);
+    }
+  }
 }

@@ -20,7 +20,7 @@ import {
 } from './schema';
 import { PARTS_MARK, withParts, withoutParts } from '../text/compounds';
 import { withCommitRetry } from './retry';
-import { toArrowTable } from './arrowRows';
+import { eachRow, toArrowTable } from './arrowRows';
 import { LINKS_TABLE, LinksTable, type LinkCounts } from './links';
 import type { ResolvedLink } from '../links/resolve';
 
@@ -543,18 +543,14 @@ export class LanceStore implements IndexStore {
   /** Path, level and text of every German passage (the vocabulary recount; no vectors read). */
   async eachGermanPassage(withText: boolean, each: (batch: Pick<Passage, 'path' | 'level' | 'text'>[]) => void): Promise<void> {
     if (!this.passages) return;
-    const columns = withText ? ['path', 'level', 'text'] : ['path', 'level'];
-    for await (const batch of this.passages.query().where(`lang = 'de'`).select(columns)) {
-      const paths = batch.getChild('path');
-      const levels = batch.getChild('level');
-      const texts = withText ? batch.getChild('text') : null;
-      const out: Pick<Passage, 'path' | 'level' | 'text'>[] = [];
-      for (let i = 0; i < batch.numRows; i++) {
-        out.push({ path: paths?.get(i) as string, level: Number(levels?.get(i)) as Level, text: texts ? (texts.get(i) as string) : '' });
-      }
-      each(out);
-    }
+    let batch: Pick<Passage, 'path' | 'level' | 'text'>[] = [];
+    await eachRow(this.passages, `lang = 'de'`, withText ? ['path', 'level', 'text'] : ['path', 'level'], (r) => {
+      batch.push({ path: r.path as string, level: Number(r.level) as Level, text: (r.text as string | undefined) ?? '' });
+      if (batch.length >= 10_000) (each(batch), (batch = []));
+    });
+    if (batch.length > 0) each(batch);
   }
+
 
   /**
    * Recomputes the compound parts of the German passages of `paths` (after the vocabulary changed) and rewrites the rows

@@ -8,7 +8,7 @@ import { Field, Schema, Utf8 } from 'apache-arrow';
 import type { LinkKind, LinkRow } from '../types';
 import { candidateKeys, lawsOf, resolveEdges, targetMap, type LinkTarget, type ResolvedLink } from '../links/resolve';
 import type { LawIdentity } from '../links/legal';
-import { toArrowTable } from './arrowRows';
+import { eachRow, toArrowTable } from './arrowRows';
 import { sqlIn, sqlString } from './schema';
 import { withCommitRetry } from './retry';
 
@@ -309,18 +309,6 @@ export class LinksTable {
 
 /** Edge rows resolved at a time while counting. */
 const COUNT_BATCH = 20_000;
-
-/** Calls `row` for each row that `where` selects, batch by batch (never the whole result at once). */
-async function eachRow(table: Table, where: string, columns: string[], row: (r: Record<string, unknown>) => void): Promise<void> {
-  for await (const batch of table.query().where(where).select(columns)) {
-    const cols = columns.map((c) => batch.getChild(c));
-    for (let i = 0; i < batch.numRows; i++) {
-      const r: Record<string, unknown> = {};
-      columns.forEach((c, j) => (r[c] = cols[j]?.get(i)));
-      row(r);
-    }
-  }
-}
 
 /** A 53-bit hash of some strings (two FNV-1a variants): a set of these stands for a set of the joined strings. */
 function hash53(...parts: string[]): number {
