@@ -320,6 +320,21 @@ describe('retrieval with synonyms and translations (generated corpus)', function
     assert.ok(fusion.notes?.some((n) => /^vector weight 0\.10 .*question in the other language/.test(n)), JSON.stringify(fusion.notes));
   });
 
+  it('a question without keyword hits of its own: its vector list keeps the low weight in the fusion, below the translated hits', async () => {
+    // "What is the minimum wage?" finds nothing in the English column; its lexical vector ranks every passage. That list
+    // alone must count with its weight (0.1), not like a keyword ranking: else its first hits, found by letters the
+    // question shares with them, outrank the translated list's second. rrfK 1 makes the ranks' scores far apart.
+    const q = 'What is the minimum wage?';
+    const r = await createRetriever(engine, { config: 'default', overrides: { rrfK: 1 }, detect: detectLanguage }).retrieve(q, { k: 5, context: false });
+    const fusion = r.trace.find((s) => s.name === 'fusion')!;
+    assert.ok(fusion.notes?.some((n) => /^vector weight 0\.10 .*keyword coverage 0\.00/.test(n)), JSON.stringify(fusion.notes));
+    assert.equal(paths(r)[0], 'lohn.md', paths(r).join());
+    // The vector list's best hit that the translation does not find scores at most its weight / (rrfK + 1).
+    const others = r.hits.filter((h) => h.passage.path !== 'lohn.md');
+    assert.ok(others.length > 0);
+    for (const h of others) assert.ok(h.score <= 0.1 / 2 + 1e-9, `${h.passage.path} ${h.score}`);
+  });
+
   it('a phrase translation covers its word only whole: the head word alone ("wage") does not count', () => {
     // Else a generic English word shared by the translations ("period" of notice period, trial period) makes any
     // passage holding it look like an answer to the whole German question, and the translated list is weighted up.

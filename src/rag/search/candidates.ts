@@ -192,6 +192,7 @@ export async function gatherCandidates(store: IndexStore, embedder: Embedder, r:
         const nonEmpty = lists.map((x, j) => [x, weights[j]] as const).filter(([x]) => x.length > 0);
         return nonEmpty.length === 1 ? nonEmpty[0][0].map((h) => ({ ...h })) : reciprocalRankFusion(nonEmpty.map(([x]) => x), r.rrfK, nonEmpty.map(([, w]) => w));
       };
+      const perQueryWeight: number[] = [];
       r.queries.forEach((text, i) => {
         // The keyword lists of one query (both language columns, exact tokens) are fused first, so the vector list is
         // weighed against one keyword ranking whatever the number of columns.
@@ -234,8 +235,14 @@ export async function gatherCandidates(store: IndexStore, embedder: Embedder, r:
           w = crossLanguage ? r.adaptiveVectorWeight[0] : a.weight;
           weightNotes.push(`vector weight ${w.toFixed(2)} (keyword coverage ${a.coverage.toFixed(2)}, top-10 overlap ${a.overlap.toFixed(1)}${crossLanguage ? ', question in the other language' : ''})`);
         }
-        if (k && v) perQuery.push(r.fusion === 'weighted' ? weightedFusion(k, v, r.alpha) : reciprocalRankFusion([k, v], r.rrfK, [1, w]));
-        else perQuery.push((k ?? v ?? []).map((h) => ({ ...h })));
+        if (k?.length && v?.length) perQuery.push(r.fusion === 'weighted' ? weightedFusion(k, v, r.alpha) : reciprocalRankFusion([k, v], r.rrfK, [1, w]));
+        else if (k?.length || !v) perQuery.push((k ?? []).map((h) => ({ ...h })));
+        else {
+          // No keyword hit for the query: its vector list alone keeps the vector weight, or fused with the other lists
+          // below (rank-based) it would count like a keyword ranking.
+          perQuery.push(v.map((h) => ({ ...h })));
+          perQueryWeight[perQuery.length - 1] = r.fusion === 'rrf' && r.keyword ? w : 1;
+        }
       });
       if (r.keyword) {
         for (let i = r.queries.length; i < keywordTexts.length; i++) {
@@ -244,7 +251,7 @@ export async function gatherCandidates(store: IndexStore, embedder: Embedder, r:
         }
       }
       if (r.vector) for (let i = r.queries.length; i < vectorTexts.length; i++) perQuery.push(vec.lists[i]);
-      const weights = perQuery.map(() => 1);
+      const weights = perQuery.map((_, i) => perQueryWeight[i] ?? 1);
       weighted.forEach((w, i) => {
         const own = weightedHits[i];
         const weight = joined.has(i) ? 0 : r.queries.length ? listWeights[i] : w.weight;
