@@ -37,7 +37,9 @@ const entries = [
   { entryPoints: ['src/extension.ts'], outfile: 'dist/extension.js' },
   // The host's part of the engine (answers, chat adapters, model download) in its own bundle, required on first use.
   { entryPoints: ['src/views/engineBundle.ts'], outfile: 'dist/engine.js' },
-  { entryPoints: ['src/cli.ts'], outfile: 'dist/cli.js', banner: { js: '#!/usr/bin/env node' } },
+  // The CLI's launcher (small: `index` relaunches itself before loading the commands) and its dispatcher with the commands.
+  { entryPoints: ['src/cli.ts'], outfile: 'dist/cli.js', banner: { js: '#!/usr/bin/env node' }, logOverride: { 'unsupported-require-call': 'silent' } },
+  { entryPoints: ['src/cli/main.ts'], outfile: 'dist/cliMain.js' },
   { entryPoints: ['src/rag/ingest/parseWorker.ts'], outfile: 'dist/parseWorker.js' },
   // The engine's parser workers: parse, then chunk, extract links and embed for the indexer (src/rag/index/prepareFile.ts).
   { entryPoints: ['src/rag/index/prepareWorker.ts'], outfile: 'dist/prepareWorker.js' },

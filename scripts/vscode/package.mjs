@@ -204,7 +204,7 @@ const allowed = new Set(['vscode', ...EXTERNAL, ...builtinModules, ...builtinMod
 const packedBundles = names
   .filter((n) => /^extension\/dist\/[^/]+\.js$/.test(n))
   .map((n) => n.slice('extension/'.length));
-for (const bundle of ['dist/extension.js', 'dist/engine.js', 'dist/prepareWorker.js', 'dist/localEmbedWorker.js', 'dist/indexWorker.js', 'dist/searchWorker.js', 'dist/cli.js']) {
+for (const bundle of ['dist/extension.js', 'dist/engine.js', 'dist/prepareWorker.js', 'dist/localEmbedWorker.js', 'dist/indexWorker.js', 'dist/searchWorker.js', 'dist/cli.js', 'dist/cliMain.js']) {
   if (existsSync(path.join(root, bundle)) && !packedBundles.includes(bundle)) problems.push(`${bundle} missing from the VSIX`);
 }
 for (const bundle of packedBundles) {
