@@ -4,6 +4,7 @@
 import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
+import * as os from 'node:os';
 import { annotateCompounds, compoundParts, countWords, splitCompound, withParts, withoutParts } from '../../src/rag/text/compounds';
 import { detectLanguage } from '../../src/rag/text/language';
 import { germanSentences, indexedTempFolder, type TempIndex } from '../helpers/tempIndex';
@@ -11,7 +12,7 @@ import type { Engine } from '../../src/rag/engine';
 import { indexFolder } from '../../src/rag/index/indexer';
 import { createRetriever } from '../../src/rag/search';
 import { passageToRow } from '../../src/rag/store/schema';
-import { Vocabulary, VOCABULARY_FILE, fileWordCounts, loadVocabulary } from '../../src/rag/store/vocabulary';
+import { Vocabulary, VOCABULARY_FILE, VocabularyFile, fileWordCounts, loadVocabulary, saveVocabulary } from '../../src/rag/store/vocabulary';
 import type { IndexedPassage } from '../../src/rag/types';
 
 /** A generated vocabulary: invented stems with chosen frequencies (no real domain words needed). */
@@ -85,7 +86,39 @@ describe('compounds: vocabulary', () => {
     v.add(new Map([['plitz', 1]]), -1);
     assert.equal(v.get('molbe'), 2);
     assert.equal(v.get('plitz'), undefined, 'words that reach 0 are dropped');
-    assert.deepEqual([...Vocabulary.parse(v.serialize()).counts], [...v.counts]);
+    assert.deepEqual([...Vocabulary.parse(v.serialize()).counts].sort(), [...v.counts].sort());
+  });
+
+  it('the stored file is read by binary search and written by merging the changes: the same as parsing and serialising it', () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'vocab-'));
+    try {
+      // Words with umlauts, ß and a letter outside the BMP, in an order unlike the sorted one.
+      const words = ['zeltrix', 'äpfel', 'apfel', 'straße', 'strasse', 'öl', 'ol', 'übung', 'u', '𝔘nicode', 'mittel', 'mittelwert', 'b'];
+      const base = new Vocabulary(new Map(words.map((w, i) => [w, i + 1])));
+      saveVocabulary(dir, base);
+      const file = VocabularyFile.open(dir)!;
+      assert.ok(file, 'the saved file is in the sorted layout');
+      for (const w of [...words, 'aaa', 'mittelw', 'zzz', '']) assert.equal(file.get(w), base.get(w), w);
+      // Changes: raise, lower to 0 (dropped), add before the first, between and after the last word.
+      const changes: [Map<string, number>, 1 | -1][] = [
+        [new Map([['mittel', 5], ['aaa', 2], ['ölung', 1], ['zzz', 3]]), 1],
+        [new Map([['apfel', 3], ['b', 13], ['nie', 0]]), -1],
+      ];
+      const expected = base.clone();
+      for (const [d, sign] of changes) {
+        file.add(d, sign);
+        expected.add(d, sign);
+      }
+      for (const w of [...words, 'aaa', 'ölung', 'zzz', 'nie']) assert.equal(file.get(w), expected.get(w), w);
+      saveVocabulary(dir, file);
+      assert.equal(fs.readFileSync(path.join(dir, VOCABULARY_FILE), 'utf8'), expected.serialize());
+      // A file an earlier version wrote (unsorted) is not searched, only parsed.
+      fs.writeFileSync(path.join(dir, VOCABULARY_FILE), '# docs-rag vocabulary v1: word<TAB>occurrences in German passages\nzeta\t2\nalpha\t1\n');
+      assert.equal(VocabularyFile.open(dir), null);
+      assert.equal(loadVocabulary(dir)!.get('zeta'), 2);
+    } finally {
+      fs.rmSync(dir, { recursive: true, force: true });
+    }
   });
 
   it('index-time tokens: the parts go into the German keyword column only, after a marker that is no token', () => {

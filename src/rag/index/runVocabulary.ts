@@ -5,17 +5,18 @@
 import type { Embedder, IndexedPassage } from '../types';
 import type { IndexStore } from '../store/types';
 import { annotateCompounds, compoundParts } from '../text/compounds';
-import { Vocabulary, fileWordCounts, hasVocabulary, loadVocabulary, saveVocabulary } from '../store/vocabulary';
+import { Vocabulary, VocabularyFile, fileWordCounts, hasVocabulary, loadVocabulary, saveVocabulary } from '../store/vocabulary';
 import { countWords } from '../text/compounds';
 
 /** How much the counts grow before a recounting run's cached splits are made again (0.1 = by 10 %). */
 const SPLIT_CACHE_GROWTH = 0.1;
 
 export class RunVocabulary {
-  private readonly loaded: Vocabulary | null;
+  private readonly loaded: Vocabulary | VocabularyFile | null;
   /** Nothing to write and counts on disk: nothing to read or save. */
   private readonly idle: boolean;
-  private readonly vocab: Vocabulary;
+  /** The counts: the stored file with this run's changes (a small run), else counted in memory. */
+  private readonly vocab: Vocabulary | VocabularyFile;
   /** Recount from the table at the end instead of keeping the counts incrementally. */
   private recount: boolean;
   private readonly germanWritten: string[] = [];
@@ -37,8 +38,10 @@ export class RunVocabulary {
   constructor(private readonly store: IndexStore, forceRecount: boolean, private readonly work: number, private readonly known: number) {
     // A run with nothing to write never reads the counts (parsing them is most of an unchanged run's own work).
     this.idle = work === 0 && !forceRecount && hasVocabulary(store.dir);
-    this.loaded = this.idle ? null : loadVocabulary(store.dir);
-    this.recount = !this.idle && (forceRecount || !this.loaded || work > Math.max(20, 0.2 * known));
+    const large = forceRecount || work > Math.max(20, 0.2 * known);
+    // A small run looks its words up in the stored file (VocabularyFile); the file of an earlier version is parsed.
+    this.loaded = this.idle ? null : ((large ? null : VocabularyFile.open(store.dir)) ?? loadVocabulary(store.dir));
+    this.recount = !this.idle && (large || !this.loaded);
     this.vocab = this.loaded ?? new Vocabulary();
   }
 
@@ -76,7 +79,7 @@ export class RunVocabulary {
     const store = this.store;
     if (this.recount) {
       // A run that began with an empty index and wrote every file it learned has counted the table already.
-      if (this.known > 0 || cancelled) final = await recountFromTable(store);
+      if (this.known > 0 || cancelled || final instanceof VocabularyFile) final = await recountFromTable(store);
       if (this.germanWritten.length > 0) {
         const cache = new Map<string, string[]>();
         this.rewritten = await store.rewriteKeywordParts(

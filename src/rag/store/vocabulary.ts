@@ -1,8 +1,9 @@
 // The index's own German vocabulary (word → occurrences in German passages), the statistics of the compound splitter
-// (text/compounds.ts). Kept in the store folder as `vocabulary.tsv`, written atomically at the end of every index run
-// that changed files: a small run adds the new files' counts and subtracts the old ones (read from the passages table
-// before they are replaced), a large or recovered run recounts from the table. Readers (the retriever) reload it when
-// the file changes.
+// (text/compounds.ts). Kept in the store folder as `vocabulary.tsv`, one `word<TAB>count` line per word sorted by word,
+// written atomically at the end of every index run that changed files: a large or recovered run recounts from the
+// table; a small run adds the new files' counts and subtracts the old ones (read from the passages table before they
+// are replaced) without parsing the file: it looks words up in the file's bytes by binary search (VocabularyFile) and
+// writes the file again by merging its few changed lines in. Readers (the retriever) reload it when the file changes.
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { countWords } from '../text/compounds';
@@ -10,7 +11,9 @@ import type { WordList } from '../text/spelling';
 import type { Passage } from '../types';
 
 export const VOCABULARY_FILE = 'vocabulary.tsv';
-const HEADER = '# docs-rag vocabulary v1: word<TAB>occurrences in German passages';
+const HEADER = '# docs-rag vocabulary v2: word<TAB>occurrences in German passages, sorted by word';
+/** The unsorted layout earlier versions wrote: still read (parsed whole); the next run that saves writes v2. */
+const HEADER_V1 = '# docs-rag vocabulary v1: word<TAB>occurrences in German passages';
 
 export class Vocabulary implements WordList {
   constructor(readonly counts: Map<string, number> = new Map()) {}
@@ -40,9 +43,11 @@ export class Vocabulary implements WordList {
     return new Vocabulary(new Map(this.counts));
   }
 
+  /** The file's text: the header, then the words in JavaScript string order (what VocabularyFile's search expects). */
   serialize(): string {
+    const words = [...this.counts.keys()].sort();
     const lines = [HEADER];
-    for (const [w, n] of this.counts) lines.push(`${w}\t${n}`);
+    for (const w of words) lines.push(`${w}\t${this.counts.get(w)}`);
     return `${lines.join('\n')}\n`;
   }
 
@@ -80,7 +85,7 @@ export function hasVocabulary(dir: string): boolean {
 export function loadVocabulary(dir: string): Vocabulary | null {
   try {
     const text = fs.readFileSync(path.join(dir, VOCABULARY_FILE), 'utf8');
-    if (!text.startsWith(HEADER)) return null;
+    if (!text.startsWith(HEADER) && !text.startsWith(HEADER_V1)) return null;
     return Vocabulary.parse(text);
   } catch {
     return null;
@@ -88,12 +93,112 @@ export function loadVocabulary(dir: string): Vocabulary | null {
 }
 
 /** Writes the vocabulary atomically (temp file + rename), so a reader or a crash never sees half of it. */
-export function saveVocabulary(dir: string, vocab: Vocabulary): void {
+export function saveVocabulary(dir: string, vocab: Vocabulary | VocabularyFile): void {
   const file = path.join(dir, VOCABULARY_FILE);
   const tmp = `${file}.${process.pid}.tmp`;
-  fs.writeFileSync(tmp, vocab.serialize());
+  fs.writeFileSync(tmp, vocab instanceof VocabularyFile ? vocab.merged() : vocab.serialize());
   fs.renameSync(tmp, file);
   cache.delete(dir);
+}
+
+const NEWLINE = 0x0a;
+const TAB = 0x09;
+
+/**
+ * The stored vocabulary as its file's bytes plus this run's changes: counts are looked up by binary search over the
+ * sorted lines, and `merged()` is the file again with the changed lines replaced, added or dropped. Reading and
+ * writing cost a copy of the file, not a parse of its words: what a run that changes a few files pays.
+ */
+export class VocabularyFile {
+  private readonly changes = new Map<string, number>();
+  /** Byte offset of the first word line. */
+  private readonly start: number;
+
+  private constructor(private readonly bytes: Buffer) {
+    this.start = bytes.indexOf(NEWLINE) + 1;
+  }
+
+  /** The stored vocabulary in the sorted layout, or null (none, or written by a version that did not sort it). */
+  static open(dir: string): VocabularyFile | null {
+    let bytes: Buffer;
+    try {
+      bytes = fs.readFileSync(path.join(dir, VOCABULARY_FILE));
+    } catch {
+      return null;
+    }
+    if (!bytes.subarray(0, HEADER.length + 1).equals(Buffer.from(`${HEADER}\n`))) return null;
+    return new VocabularyFile(bytes);
+  }
+
+  get(word: string): number | undefined {
+    const n = (this.stored(word) ?? 0) + (this.changes.get(word) ?? 0);
+    return n > 0 ? n : undefined;
+  }
+
+  /** Adds (sign 1) or removes (sign -1) counts. */
+  add(delta: Map<string, number>, sign: 1 | -1 = 1): void {
+    for (const [w, n] of delta) this.changes.set(w, (this.changes.get(w) ?? 0) + sign * n);
+  }
+
+  /** The file's bytes with the changes applied (words that reach 0 dropped), still sorted. */
+  merged(): Buffer {
+    const out: Buffer[] = [];
+    let copied = 0;
+    for (const word of [...this.changes.keys()].sort()) {
+      const delta = this.changes.get(word)!;
+      if (delta === 0) continue;
+      const at = this.lowerBound(word);
+      out.push(this.bytes.subarray(copied, at));
+      copied = at;
+      let n = delta;
+      if (at < this.bytes.length && this.wordAt(at) === word) {
+        n += this.countAt(at);
+        copied = this.lineEnd(at) + 1;
+      }
+      if (n > 0) out.push(Buffer.from(`${word}\t${n}\n`));
+    }
+    out.push(this.bytes.subarray(copied));
+    return Buffer.concat(out);
+  }
+
+  private stored(word: string): number | undefined {
+    const at = this.lowerBound(word);
+    return at < this.bytes.length && this.wordAt(at) === word ? this.countAt(at) : undefined;
+  }
+
+  /** Offset of the first line whose word is not below `word` (the file's length when there is none). */
+  private lowerBound(word: string): number {
+    let lo = this.start;
+    let hi = this.bytes.length;
+    // Invariant: lines starting before lo are below `word`; the line starting at hi (or the end) is not.
+    while (lo < hi) {
+      const mid = this.lineStart(lo + ((hi - lo) >> 1), lo);
+      if (this.wordAt(mid) < word) lo = this.lineEnd(mid) + 1;
+      else hi = mid;
+    }
+    return lo;
+  }
+
+  /** Start of the line holding byte `i` (not before `floor`, itself a line start). */
+  private lineStart(i: number, floor: number): number {
+    const nl = this.bytes.lastIndexOf(NEWLINE, i - 1);
+    return Math.max(floor, nl + 1);
+  }
+
+  private lineEnd(at: number): number {
+    const nl = this.bytes.indexOf(NEWLINE, at);
+    return nl < 0 ? this.bytes.length : nl;
+  }
+
+  private wordAt(at: number): string {
+    const tab = this.bytes.indexOf(TAB, at);
+    return this.bytes.toString('utf8', at, tab < 0 ? this.lineEnd(at) : Math.min(tab, this.lineEnd(at)));
+  }
+
+  private countAt(at: number): number {
+    const tab = this.bytes.indexOf(TAB, at);
+    return Number(this.bytes.toString('latin1', tab + 1, this.lineEnd(at))) || 0;
+  }
 }
 
 const cache = new Map<string, { mtimeMs: number; size: number; vocab: Vocabulary | null }>();
