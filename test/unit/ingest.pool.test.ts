@@ -126,6 +126,20 @@ describe('ParserPool', function () {
     }
   });
 
+  it('warm() starts one worker ahead of the first parse, which then runs on it; a second warm() starts none', async () => {
+    const pool = new ParserPool(2);
+    try {
+      pool.warm();
+      pool.warm();
+      assert.equal(pool.spawned, 1);
+      const doc = await pool.parse(path.join(REALDOCS, 'md/AGG.md'), opts);
+      assert.ok(doc.blocks.length > 100);
+      assert.equal(pool.spawned, 1, 'the first parse ran on the warm worker');
+    } finally {
+      await pool.close();
+    }
+  });
+
   it('replaces a worker after it parsed a large file (its grown heap goes back), and keeps it after small ones', async () => {
     const pool = new ParserPool(1);
     try {

@@ -18,6 +18,11 @@ export interface IgnoreRules {
   ignored(rel: string, isDir: boolean): boolean;
   /** The ignore files above root whose rules were read (parentIgnoreFiles): for watchers. */
   readonly parentFiles: string[];
+  /**
+   * A walk's listing of a folder (relative path, entry names): a folder without an ignore file among them has no rules,
+   * known without looking for the files.
+   */
+  listed(dir: string, names: string[]): void;
 }
 
 /** Is the relative path one of the files whose rules decide what is ignored? */
@@ -150,6 +155,11 @@ export function createIgnoreRules(root: string): IgnoreRules {
   };
   return {
     parentFiles: ignoreFilesIn(above),
+    listed(dir, names) {
+      // The root's rules include .git/info/exclude, which no listing of the root shows. Names compared without case:
+      // on a file system that ignores case, `.GitIgnore` is read as `.gitignore`.
+      if (dir !== '' && !rulesByDir.has(dir) && !names.some((n) => IGNORE_FILE_NAMES.includes(n.toLowerCase()))) rulesByDir.set(dir, null);
+    },
     ignored(rel, isDir) {
       if (rel === '' || rel.startsWith('../')) return false;
       const parts = rel.split('/');

@@ -23,6 +23,8 @@ export interface PathFilter {
   accepts(rel: string): boolean;
   /** Can a folder (relative path) hold indexed files? False for excluded folders. */
   entersDir(rel: string): boolean;
+  /** A walk's listing of a folder (relative path, entry names): saves looking for ignore files it does not hold. */
+  listed(dir: string, names: string[]): void;
   /** Is a file or folder that the globs select left out by an ignore file only? (To say so: the walker counts them.) */
   leftOutByIgnoreFiles(rel: string, isDir: boolean): boolean;
   /**
@@ -49,6 +51,7 @@ export function createPathFilter(folder: string, o: PathFilterOptions): PathFilt
   return {
     accepts: (rel) => selected(rel, false) && !rules?.ignored(rel, false),
     entersDir,
+    listed: (dir, names) => rules?.listed(dir, names),
     leftOutByIgnoreFiles: (rel, isDir) => !!rules && selected(rel, isDir) && rules.ignored(rel, isDir),
     changesRules: (rel) => !!rules && isIgnoreFile(rel) && ignoreFileMatters(rel, entersDir),
     parentIgnoreFiles: rules?.parentFiles ?? [],

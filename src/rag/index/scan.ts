@@ -31,6 +31,11 @@ export async function scanChanges(
   };
   let walked: WalkEntry[];
   let scope: Set<string> | undefined;
+  // The file records are read while the walk runs (it yields between folders), and a parser worker starts loading its
+  // code on another core meanwhile: a run is mostly started because something changed (a save, a checkout), and then
+  // the first parse does not wait for it. A run that finds nothing to parse stops it unused.
+  const listed = engine.store.listFiles();
+  if (!o.paths) engine.parsers().warm();
   if (o.paths) ({ entries: walked, scope } = await statPaths(engine.folder, o.paths, walkOptions));
   else walked = await walkFolder(engine.folder, walkOptions);
   // Named pipes, link loops and the like are planned like files: their record says why they are skipped.
@@ -39,7 +44,7 @@ export async function scanChanges(
   // A walk cut short by a cancel lists only part of the folder: planning from it would remove every file it missed.
   const plan: IndexPlan = o.signal?.aborted
     ? { add: [], update: [], remove: [], unchanged: [] }
-    : planChanges(walked, await engine.store.listFiles(), { full: o.full, pipelineKey, scope, limits });
+    : planChanges(walked, await listed, { full: o.full, pipelineKey, scope, limits });
   progress.lap('plan');
   // Said only for a walk of the whole folder (a hint looks at a few paths).
   return { walked: walked.length, plan, ...(o.paths ? {} : { ignored: walkOptions.counts.ignored }) };

@@ -97,6 +97,7 @@ export async function walkFolder(folder: string, o: WalkOptions, startDir?: stri
     } catch {
       continue; // unreadable folder: nothing to index there
     }
+    filter.listed(dirRel, entries.map((e) => e.name));
     const files: { abs: string; rel: string }[] = [];
     const links: { abs: string; rel: string }[] = [];
     const odd: string[] = [];

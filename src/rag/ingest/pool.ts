@@ -160,6 +160,11 @@ export class ParserPool {
     this.pump();
   }
 
+  /** Starts a worker now if none is running, so the first parse does not wait for it to load its code. */
+  warm(): void {
+    if (!this.closed && this.slots.length === 0) this.spawn();
+  }
+
   /** Terminates all workers; queued parses reject. */
   async close(): Promise<void> {
     this.closed = true;

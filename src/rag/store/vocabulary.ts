@@ -161,9 +161,15 @@ export class VocabularyFile {
     return Buffer.concat(out);
   }
 
+  /** Stored counts looked up so far: the compound splitter asks for the same parts again and again. */
+  private readonly seen = new Map<string, number | undefined>();
+
   private stored(word: string): number | undefined {
+    if (this.seen.has(word)) return this.seen.get(word);
     const at = this.lowerBound(word);
-    return at < this.bytes.length && this.wordAt(at) === word ? this.countAt(at) : undefined;
+    const n = at < this.bytes.length && this.wordAt(at) === word ? this.countAt(at) : undefined;
+    this.seen.set(word, n);
+    return n;
   }
 
   /** Offset of the first line whose word is not below `word` (the file's length when there is none). */
