@@ -111,16 +111,25 @@ function stems(word: string): string[] {
  * or the abbreviation is an initialism.
  */
 export function abbreviationScore(word: string, abbreviation: string): number {
+  const segments = abbreviationSegments(abbreviation);
+  return segments ? segmentScore(foldText(word), segments) : 0;
+}
+
+/** An abbreviation's capital-led segments, folded; null for an initialism or a single segment (never matched by parts). */
+function abbreviationSegments(abbreviation: string): string[] | null {
   const segments = abbreviation.match(/[A-ZÄÖÜ][a-zäöü]*/g);
-  if (!segments || segments.length < 2) return 0;
+  if (!segments || segments.length < 2) return null;
   // An initialism ("BDSG", "AGG", "BEEG": mostly one-letter segments) says too little to find in a name: exact only.
   const head = segments.slice(0, -1);
-  if (head.filter((x) => x.length === 1).length > 1 || head.join('').length < 4) return 0;
-  const w = foldText(word);
+  if (head.filter((x) => x.length === 1).length > 1 || head.join('').length < 4) return null;
+  return segments.map((x) => foldText(x));
+}
+
+/** Letters of the folded segments found in order in the folded word, the first at its start; 0 when one is missing. */
+function segmentScore(w: string, segments: string[]): number {
   let at = 0;
   let letters = 0;
-  for (const [i, seg] of segments.entries()) {
-    const s = foldText(seg);
+  for (const [i, s] of segments.entries()) {
     const found = i === 0 ? (w.startsWith(s) ? 0 : -1) : w.indexOf(s, at);
     if (found < 0) return 0;
     at = found + s.length;
@@ -145,20 +154,49 @@ export function resolveLaw(law: string, laws: LawIdentity[]): string | undefined
 
 const resolvedLaws = new WeakMap<LawIdentity[], Map<string, string | undefined>>();
 
+/** A list of laws folded once for matching: the first law (in list order) by abbreviation and by title or its last word. */
+interface PreparedLaws {
+  byAbbreviation: Map<string, number>;
+  byTitle: Map<string, number>;
+  segments: { id: string; segments: string[] }[];
+}
+
+const preparedLaws = new WeakMap<LawIdentity[], PreparedLaws>();
+
+function prepared(laws: LawIdentity[]): PreparedLaws {
+  let p = preparedLaws.get(laws);
+  if (p) return p;
+  p = { byAbbreviation: new Map(), byTitle: new Map(), segments: [] };
+  const first = (map: Map<string, number>, key: string, i: number) => {
+    if (!map.has(key)) map.set(key, i);
+  };
+  laws.forEach((l, i) => {
+    if (l.abbreviation) {
+      first(p!.byAbbreviation, foldText(l.abbreviation), i);
+      const segments = abbreviationSegments(l.abbreviation);
+      if (segments) p!.segments.push({ id: l.id, segments });
+    }
+    first(p!.byTitle, foldText(l.title), i);
+    first(p!.byTitle, foldText(l.title.split(/\s+/).pop() ?? ''), i);
+  });
+  preparedLaws.set(laws, p);
+  return p;
+}
+
 function matchLaw(law: string, laws: LawIdentity[]): string | undefined {
   if (!law) return undefined;
-  const direct = foldText(law);
-  const byAbbr = laws.find((l) => l.abbreviation && foldText(l.abbreviation) === direct);
-  if (byAbbr) return byAbbr.id;
+  const p = prepared(laws);
+  const byAbbr = p.byAbbreviation.get(foldText(law));
+  if (byAbbr !== undefined) return laws[byAbbr].id;
   const words = law.split(/\s+/);
   const forms = [...new Set([...stems(law), ...stems(words[words.length - 1])])];
-  const byTitle = laws.find((l) => forms.includes(foldText(l.title)) || forms.includes(foldText(l.title.split(/\s+/).pop() ?? '')));
-  if (byTitle) return byTitle.id;
+  // The first law whose title or its last word is one of the forms.
+  const byTitle = Math.min(...forms.map((f) => p.byTitle.get(f) ?? Infinity));
+  if (byTitle !== Infinity) return laws[byTitle].id;
   let best: { id: string; score: number } | undefined;
   let tie = false;
-  for (const l of laws) {
-    if (!l.abbreviation) continue;
-    const score = Math.max(...forms.map((f) => abbreviationScore(f, l.abbreviation!)));
+  for (const l of p.segments) {
+    const score = Math.max(...forms.map((f) => segmentScore(f, l.segments)));
     if (score === 0) continue;
     if (!best || score > best.score) {
       best = { id: l.id, score };

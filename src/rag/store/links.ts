@@ -97,6 +97,8 @@ export interface LinkCounts {
 /** The links table of one store. `table` is null until the writer first writes links (or when the store predates it). */
 export class LinksTable {
   private lawCache: { version: number; laws: ReturnType<typeof lawsOf> } | null = null;
+  /** The keys of unresolved § references whose law is not known by name ("§?:…#5"), by their section ("5"). */
+  private pendingCache: { version: number; bySection: Map<string, string[]> } | null = null;
   private graph: GraphCache | null = null;
   /** Rows up to which the graph is held in memory (tests set 0 to exercise the query path). */
   static cacheMaxRows = GRAPH_CACHE_MAX_ROWS;
@@ -165,6 +167,7 @@ export class LinksTable {
     if ((await this.db.tableNames()).includes(LINKS_TABLE)) await this.db.dropTable(LINKS_TABLE);
     this.table = null;
     this.lawCache = null;
+    this.pendingCache = null;
     this.graph = null;
   }
 
@@ -179,6 +182,22 @@ export class LinksTable {
       this.lawCache = { version, laws: lawsOf(await this.rows(`role = 'target' AND key LIKE 'law:%'`)) };
     }
     return this.lawCache.laws;
+  }
+
+  /** The distinct keys of the "§?:" references by section, read once per table version. */
+  private async pendingBySection(): Promise<Map<string, string[]>> {
+    const version = this.table ? await this.table.version() : -1;
+    if (this.pendingCache?.version !== version) {
+      const distinct = new Set<string>();
+      if (this.table) await eachRow(this.table, `key LIKE '§?:%'`, ['key'], (r) => void distinct.add(r.key as string));
+      const bySection = new Map<string, string[]>();
+      for (const key of distinct) {
+        const section = /#([^#.]+)(?:\.[^#]*)?$/.exec(key)?.[1];
+        if (section) push(bySection, section, key);
+      }
+      this.pendingCache = { version, bySection };
+    }
+    return this.pendingCache.bySection;
   }
 
   /** Providers of the given keys. */
@@ -220,14 +239,18 @@ export class LinksTable {
       this.rows(`role = 'target' AND ${idList}`),
       this.laws(),
     ]);
-    // Incoming across files: edges that keep a key one of these passages provides (a § also under its law's names).
+    // Incoming across files: unresolved edges that keep a key one of these passages provides, or a § of the same
+    // section under a law name that may resolve to this law. Looked up by exact keys (the key index); filtering on the
+    // empty target, which most edges have, or matching keys by pattern would read the whole table.
     const keys = [...new Set(provided.map((r) => r.key))];
     const incoming: LinkRow[] = [];
     if (keys.length > 0) {
-      const sections = [...new Set(keys.map((k) => /^§:.*#([^#.]+)/.exec(k)?.[1]).filter((s): s is string => !!s))];
-      const pending = sections.map((s) => `key LIKE ${sqlString(`§?:%#${s}`)} OR key LIKE ${sqlString(`§?:%#${s}.%`)}`);
-      const where = [sqlIn('key', keys), ...pending].join(' OR ');
-      for (const r of await this.rows(`role = 'edge' AND to_id = '' AND (${where})`)) incoming.push(r);
+      const sections = new Set(keys.map((k) => /^§:.*#([^#.]+)/.exec(k)?.[1]).filter((s): s is string => !!s));
+      const pending = sections.size > 0 ? await this.pendingBySection() : new Map<string, string[]>();
+      const wanted = [...new Set([...keys, ...[...sections].flatMap((s) => pending.get(s) ?? [])])];
+      for (let i = 0; i < wanted.length; i += IN_CHUNK) {
+        for (const r of await this.rows(`role = 'edge' AND ${sqlIn('key', wanted.slice(i, i + IN_CHUNK))}`)) if (!r.to) incoming.push(r);
+      }
     }
     const unresolved = [...outgoing, ...incoming].filter((e) => !e.to);
     const wanted = [...new Set(unresolved.flatMap((e) => candidateKeys(e.key, laws)))];
