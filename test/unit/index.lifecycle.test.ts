@@ -24,8 +24,17 @@ describe('index lifecycle plan', () => {
   });
 
   it('a one-file edit leaves its fold and compaction to the background: nothing whole-table before it is searchable', () => {
+    // A small table: folded and counted after every such run.
+    const small = settled({ rows: 20_000, keyword: { indexed: 20_000, unindexed: 40 }, compactionDue: true, linkCountsStale: true });
+    assert.deepEqual(plan(small, run({ rowsWritten: 40, rowsRemoved: 38 })), ['optimize:background', 'count-links:background']);
+    // A large one: only once the rows outside the indexes reach 1 % of it (the table is rewritten once per that much change).
     const f = settled({ keyword: { indexed: 280_000, unindexed: 40 }, compactionDue: true, linkCountsStale: true });
-    assert.deepEqual(plan(f, run({ rowsWritten: 40, rowsRemoved: 38 })), ['optimize:background', 'count-links:background']);
+    assert.deepEqual(plan(f, run({ rowsWritten: 40, rowsRemoved: 38 })), []);
+    assert.deepEqual(plan(f), [], 'maintenance alone waits as well');
+    const grown = settled({ keyword: { indexed: 280_000, unindexed: 2_800 }, compactionDue: true, linkCountsStale: true });
+    assert.deepEqual(plan(grown, run({ rowsWritten: 40, rowsRemoved: 38 })), ['optimize:background', 'count-links:background']);
+    // Files a stopped write left are removed at once, whatever the share.
+    assert.deepEqual(plan({ ...f, unverifiedFiles: true }, run({ rowsWritten: 40 })), ['optimize:background', 'count-links:background']);
   });
 
   it('a new table gets its keyword indexes inside the run, before it reports itself searchable', () => {
@@ -75,6 +84,6 @@ describe('index lifecycle plan', () => {
     const edit = run({ rowsWritten: 400, rowsRemoved: 380 });
     const owed = { keyword: { indexed: 1000, unindexed: 400 }, compactionDue: true };
     assert.deepEqual(plan(settled({ ...owed, rows: 1400 }), edit), ['optimize:after']);
-    assert.deepEqual(plan(settled({ ...owed, keyword: { indexed: 280_000, unindexed: 400 } }), edit), ['optimize:background']);
+    assert.deepEqual(plan(settled({ ...owed, rows: 14_000, keyword: { indexed: 13_600, unindexed: 400 } }), edit), ['optimize:background']);
   });
 });

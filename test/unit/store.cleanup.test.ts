@@ -45,6 +45,28 @@ describe('store: old versions are cleaned up (bounded size) without breaking ope
   });
   afterEach(() => fs.rmSync(base, { recursive: true, force: true }));
 
+  it('the temp files a stopped write leaves are removed by the optimize after it, and only then', async () => {
+    const storeDir = path.join(base, 'store');
+    const engine = await openEngine({ folder, storeDir });
+    try {
+      await indexFolder(engine);
+      const store = engine.store as LanceStore;
+      // What a killed compaction leaves: LanceDB's temp file beside the table's data files (and one in an index folder).
+      const data = path.join(storeDir, 'passages.lance', 'data');
+      const index = path.join(storeDir, 'passages.lance', '_indices', fs.readdirSync(path.join(storeDir, 'passages.lance', '_indices'))[0]);
+      const left = [path.join(data, '.tmpKilled1'), path.join(index, '.tmpKilled2')];
+      for (const f of left) fs.writeFileSync(f, Buffer.alloc(1 << 20));
+      await store.optimize();
+      assert.ok(left.every((f) => fs.existsSync(f)), 'an ordinary optimize leaves them (another write may be in flight)');
+      await store.optimize({ deleteUnverified: true });
+      assert.ok(left.every((f) => !fs.existsSync(f)), 'removed after a stopped write');
+      assert.ok(fs.readdirSync(data).some((n) => n.endsWith('.lance')), 'the data files stay');
+      await answers(store, engine, 'Befristung');
+    } finally {
+      await engine.close();
+    }
+  });
+
   it('after 30 one-line edits with incremental runs the store is at most 1.5x a clean build, and readers keep answering', async () => {
     const storeDir = path.join(base, 'store');
     const engine = await openEngine({ folder, storeDir });

@@ -9,9 +9,10 @@
 // - 'after': right after the run, in a process of its own, as part of the run (a first build's compaction and vector
 //   index: the run touched the whole corpus, so these cost in proportion to what changed);
 // - 'background': whole-corpus work after a small run (folding a few new rows into the indexes rewrites the table's
-//   fragments): debounced, in a process of its own, and stopped by the next run that needs the writer lock. Until it
-//   ran, the new rows are searched without the indexes (keyword and vector search scan them), so a change is
-//   searchable as soon as it is written.
+//   fragments): debounced, in a process of its own, and stopped by the next run that needs the writer lock; on a large
+//   table only once the rows outside the indexes reach BACKGROUND_FOLD_SHARE of it. Until it ran, the new rows are
+//   searched without the indexes (keyword and vector search scan them), so a change is searchable as soon as it is
+//   written.
 
 import type { IndexFacts } from '../store/types';
 
@@ -52,6 +53,16 @@ export const KEYWORD_REBUILD_BELOW_SHARE = 0.5;
  */
 export const LARGE_RUN_SHARE = 0.2;
 
+/** Up to this many rows a small run's whole-table work follows it every time: on a table this size it costs little. */
+export const SMALL_TABLE_ROWS = 20_000;
+
+/**
+ * On a larger table a small run's whole-table work (the optimize that folds rows into the indexes and compacts, and the
+ * link count) waits until the rows outside the keyword indexes reach this share of the table: queries scan at most that
+ * share without an index, and the table is rewritten once per that much change, not once per saved file.
+ */
+export const BACKGROUND_FOLD_SHARE = 0.01;
+
 /** The jobs a store needs now, in the order they run. `run` is undefined for maintenance alone (no run before it). */
 export function planMaintenance(f: IndexFacts, run?: RunFacts): Job[] {
   const jobs: Job[] = [];
@@ -71,10 +82,12 @@ export function planMaintenance(f: IndexFacts, run?: RunFacts): Job[] {
     jobs.push({ kind: 'build-keyword-indexes', phase: 'now', reason: `the keyword indexes cover ${Math.round(share * 100)} % of the rows after a run that wrote most of them` });
     rebuilt = true;
   }
-  // Whole-corpus work: after a large run as part of it, otherwise in the background.
+  // Whole-corpus work: after a large run as part of it, otherwise in the background, and there on a large table only
+  // once enough has changed (BACKGROUND_FOLD_SHARE) or a stopped write left files to remove.
   const later: Phase = large && !run?.cancelled ? 'after' : 'background';
   const unindexed = f.keyword ? f.keyword.unindexed : 0;
-  if (f.unverifiedFiles || f.compactionDue || (!rebuilt && unindexed > 0)) {
+  const waits = later === 'background' && !rebuilt && !f.unverifiedFiles && f.rows > SMALL_TABLE_ROWS && unindexed < BACKGROUND_FOLD_SHARE * f.rows;
+  if (!waits && (f.unverifiedFiles || f.compactionDue || (!rebuilt && unindexed > 0))) {
     const reasons = [
       !rebuilt && unindexed > 0 ? `${unindexed} rows outside the keyword indexes` : '',
       f.compactionDue ? 'fragments written since the last compaction' : '',
@@ -85,7 +98,7 @@ export function planMaintenance(f: IndexFacts, run?: RunFacts): Job[] {
   if (f.vectorIndexWanted && f.pendingVectors === 0) {
     jobs.push({ kind: 'train-vector-index', phase: later, reason: 'the vector index is missing or the table has outgrown it' });
   }
-  if (f.linkCountsStale) jobs.push({ kind: 'count-links', phase: later, reason: 'the reference graph changed since status last counted it' });
+  if (f.linkCountsStale && !waits) jobs.push({ kind: 'count-links', phase: later, reason: 'the reference graph changed since status last counted it' });
   return jobs;
 }
 

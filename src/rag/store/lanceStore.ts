@@ -789,6 +789,9 @@ export class LanceStore implements IndexStore {
    */
   async optimize(options: { deleteUnverified?: boolean; vectorIndex?: boolean } = {}): Promise<void> {
     const deleteUnverified = options.deleteUnverified ?? false;
+    // A write stopped midway (a killed run, a maintenance stopped by the next run) also leaves the temp file LanceDB
+    // was writing, which its cleanup does not remove: a stopped compaction's is as large as the table.
+    if (deleteUnverified) removeTempFiles(this.dir);
     const table = this.passages;
     if (table) {
       const keepFrom = await currentVersionTime(table);
@@ -829,6 +832,27 @@ export class LanceStore implements IndexStore {
     this.files = null;
     this.db.close();
   }
+}
+
+/**
+ * Removes the temp files LanceDB writes before renaming them into place (`.tmp…` in a table's folders) from every table
+ * of the store. Only while no write is in flight (the writer lock held): a file being written is one of them.
+ */
+export function removeTempFiles(dir: string): void {
+  const sweep = (folder: string, depth: number) => {
+    let entries: fs.Dirent[];
+    try {
+      entries = fs.readdirSync(folder, { withFileTypes: true });
+    } catch {
+      return;
+    }
+    for (const e of entries) {
+      const abs = path.join(folder, e.name);
+      if (e.name.startsWith('.tmp')) fs.rmSync(abs, { recursive: true, force: true });
+      else if (e.isDirectory() && depth > 0) sweep(abs, depth - 1);
+    }
+  };
+  for (const e of fs.readdirSync(dir, { withFileTypes: true })) if (e.isDirectory() && e.name.endsWith('.lance')) sweep(path.join(dir, e.name), 2);
 }
 
 /** When the table's current version was committed: optimize removes the versions before it. */
