@@ -790,8 +790,9 @@ export class LanceStore implements IndexStore {
   async optimize(options: { deleteUnverified?: boolean; vectorIndex?: boolean } = {}): Promise<void> {
     const deleteUnverified = options.deleteUnverified ?? false;
     // A write stopped midway (a killed run, a maintenance stopped by the next run) also leaves the temp file LanceDB
-    // was writing, which its cleanup does not remove: a stopped compaction's is as large as the table.
-    if (deleteUnverified) removeTempFiles(this.dir);
+    // was writing, which its cleanup does not remove: a stopped compaction's is as large as the table. The caller holds
+    // the writer lock, so no write is in flight.
+    removeTempFiles(this.dir);
     const table = this.passages;
     if (table) {
       const keepFrom = await currentVersionTime(table);
