@@ -261,6 +261,12 @@ describe('LanceStore (real LanceDB in a temp dir)', () => {
     }
     const [hit] = await store.vectorSearch(rows[4242], { k: 1 });
     assert.ok(Math.abs(hit.score - 1) < 1e-4);
+    // The ids-only search (what the retriever's candidates use) finds the same hits with the same levels and scores.
+    const question = unit(Float32Array.from({ length: 16 }, () => r() - 0.5));
+    const full = await store.vectorSearch(question, { k: 80, levels: [2] });
+    const ids = await store.vectorSearchIds(question, { k: 80, levels: [2] });
+    assert.equal(ids.length, 80);
+    assert.deepEqual(ids, full.map((h) => ({ id: h.passage.id, level: h.passage.level, score: h.score })));
   });
 
   it('optimize({ vectorIndex: false }) leaves the vector index to a later step: rows searchable meanwhile, trained by the step or the next optimize', async () => {

@@ -1,6 +1,6 @@
 // Candidate generation: full-text and vector search for one or more query texts, fused per query and across queries.
-import type { Embedder, Lang, Level, SearchHit } from '../types';
-import type { IndexStore } from '../store/types';
+import type { Embedder, Lang, Level, Passage, SearchHit } from '../types';
+import type { IndexStore, VectorHitId, VectorOptions } from '../store/types';
 import { reciprocalRankFusion, weightedFusion } from './fusion';
 import { adaptiveVectorWeight } from './vectorWeight';
 import { withoutStopWords } from './lexicon';
@@ -133,11 +133,15 @@ export async function gatherCandidates(store: IndexStore, embedder: Embedder, r:
     // Rare levels alone (e.g. only L0 summaries) are still prefiltered by the store.
     const allLevels = [0, 1, 2].every((l) => r.levels.includes(l as Level));
     const postfilter = r.levels.includes(2);
+    // Without vectors wanted (MMR needs them), the search returns ids: the passages of the few vector hits the fusion
+    // keeps that no keyword list brought are read after it (fillPassages).
+    const vectorSearch = async (v: Float32Array, o: VectorOptions): Promise<SearchHit[]> =>
+      r.withVectors ? store.vectorSearch(v, o) : (await store.vectorSearchIds(v, o)).map(unreadHit);
     const search = await timed(() =>
       Promise.all(
         emb.value.map(async (v) => {
-          if (!postfilter) return store.vectorSearch(v, { k: r.candidates, withVectors: r.withVectors, ...filter });
-          const hits = await store.vectorSearch(v, { k: allLevels ? r.candidates : r.candidates * 2, withVectors: r.withVectors });
+          if (!postfilter) return vectorSearch(v, { k: r.candidates, withVectors: r.withVectors, ...filter });
+          const hits = await vectorSearch(v, { k: allLevels ? r.candidates : r.candidates * 2, withVectors: r.withVectors });
           return (allLevels ? hits : hits.filter((h) => r.levels.includes(h.passage.level))).slice(0, r.candidates);
         }),
       ),
@@ -262,12 +266,41 @@ export async function gatherCandidates(store: IndexStore, embedder: Embedder, r:
         }
       });
       const fused = perQuery.length === 1 ? perQuery[0] : reciprocalRankFusion(perQuery, r.rrfK, weights);
-      return fused.slice(0, Math.max(r.candidates, 1));
+      const read = new Map<string, Passage>();
+      for (const list of [...kwLists.flatMap((l) => [l.de, l.en]), exactHits, ...weightedHits]) for (const h of list) read.set(h.passage.id, h.passage);
+      return fillPassages(store, fused.slice(0, Math.max(r.candidates, 1)), read);
     },
     (hits) => ({ lists: r.queries.length + r.keywordOnly.length + r.vectorOnly.length + weighted.length, candidates: hits.length }),
   );
   for (const n of weightNotes) tracer.note('fusion', n);
   return fusedHits;
+}
+
+/** Vector hits whose passage is not read yet: only `id` and `level` are set. */
+const unread = new WeakSet<Passage>();
+
+function unreadHit(h: VectorHitId): SearchHit {
+  const passage = { id: h.id, level: h.level } as Passage;
+  unread.add(passage);
+  return { passage, score: h.score };
+}
+
+/**
+ * Gives the hits whose passage is unread their passage: from the keyword lists when one brought it, else read from the
+ * store (a passage removed since the search is left out).
+ */
+async function fillPassages(store: IndexStore, hits: SearchHit[], read: Map<string, Passage>): Promise<SearchHit[]> {
+  const missing = hits.filter((h) => unread.has(h.passage) && !read.has(h.passage.id)).map((h) => h.passage.id);
+  if (missing.length > 0) for (const p of await store.getPassages(missing)) read.set(p.id, p);
+  const out: SearchHit[] = [];
+  for (const h of hits) {
+    if (!unread.has(h.passage)) out.push(h);
+    else {
+      const p = read.get(h.passage.id);
+      if (p) out.push({ ...h, passage: p });
+    }
+  }
+  return out;
 }
 
 function sum(xs: number[]): number {

@@ -11,7 +11,7 @@ import { BooleanQuery, Index, MatchQuery, Occur, PhraseQuery, type FullTextQuery
 import type { RecordedSettings } from '../config';
 import type { EmbedderInfo, Lang, Level, LinkRow, Passage, SearchHit } from '../types';
 import type {
-  FileRecord, FileUpdate, FullTextOptions, IndexFacts, IndexMeta, IndexStore, PendingVector, SearchFilter, VectorOptions,
+  FileRecord, FileUpdate, FullTextOptions, IndexFacts, IndexMeta, IndexStore, PendingVector, SearchFilter, VectorHitId, VectorOptions,
 } from './types';
 import { readMeta, storeHome, writeJsonAtomic, writeMeta } from './meta';
 import {
@@ -477,6 +477,19 @@ export class LanceStore implements IndexStore {
   }
 
   async vectorSearch(vector: Float32Array, options: VectorOptions): Promise<SearchHit[]> {
+    const columns = options.withVectors ? [...PASSAGE_COLUMNS, 'vector', '_distance'] : [...PASSAGE_COLUMNS, '_distance'];
+    return (await this.vectorRows(vector, options, columns)).map((r) => {
+      const hit: SearchHit = { passage: rowToPassage(r), score: 1 - Number(r._distance) };
+      if (options.withVectors) hit.vector = toFloat32(r.vector);
+      return hit;
+    });
+  }
+
+  async vectorSearchIds(vector: Float32Array, options: VectorOptions): Promise<VectorHitId[]> {
+    return (await this.vectorRows(vector, options, ['id', 'level', '_distance'])).map((r) => ({ id: r.id as string, level: Number(r.level) as Level, score: 1 - Number(r._distance) }));
+  }
+
+  private async vectorRows(vector: Float32Array, options: VectorOptions, columns: string[]): Promise<Record<string, unknown>[]> {
     if (!this.passages) return [];
     const dim = this.meta()?.embedder.dimension;
     if (dim !== undefined && vector.length !== dim) {
@@ -485,10 +498,7 @@ export class LanceStore implements IndexStore {
       );
     }
     const index = this.vectorIndexInfo();
-    let q = this.passages
-      .vectorSearch(vector)
-      .distanceType('cosine')
-      .select(options.withVectors ? [...PASSAGE_COLUMNS, 'vector', '_distance'] : [...PASSAGE_COLUMNS, '_distance']);
+    let q = this.passages.vectorSearch(vector).distanceType('cosine').select(columns);
     // Every partition of the IVF index is searched: probing only the partitions nearest the question lost half the true
     // neighbours of real questions. The IVF_RQ index ranks by 4-bit codes and re-ranks k × VECTOR_REFINE_FACTOR
     // candidates (at least VECTOR_REFINE_MIN_CANDIDATES) by the full vectors: the scan's hits (uniform random vectors,
@@ -501,12 +511,7 @@ export class LanceStore implements IndexStore {
     const filled = (await hasPendingColumn(this.passages)) ? FILLED : undefined;
     const all = [filled, where].filter((x): x is string => !!x).join(' AND ');
     if (all) q = q.where(all);
-    const rows = await q.limit(options.k).toArray();
-    return rows.map((r) => {
-      const hit: SearchHit = { passage: rowToPassage(r as Record<string, unknown>), score: 1 - Number(r._distance) };
-      if (options.withVectors) hit.vector = toFloat32(r.vector);
-      return hit;
-    });
+    return (await q.limit(options.k).toArray()) as Record<string, unknown>[];
   }
 
   async getPassages(ids: string[]): Promise<Passage[]> {

@@ -74,6 +74,13 @@ export interface VectorOptions extends SearchFilter {
   exact?: boolean;
 }
 
+/** A vector hit before its passage is read (IndexStore.vectorSearchIds). */
+export interface VectorHitId {
+  id: string;
+  level: Level;
+  score: number;
+}
+
 /** Metadata of the whole index. */
 export interface IndexMeta {
   embedder: EmbedderInfo;
@@ -172,6 +179,11 @@ export interface IndexStore {
   countPassages(filter?: SearchFilter): Promise<number>;
   fullTextSearch(query: string, options: FullTextOptions): Promise<SearchHit[]>;
   vectorSearch(vector: Float32Array, options: VectorOptions): Promise<SearchHit[]>;
+  /**
+   * The same search, returning each hit's id, level and score only: reading the passages' columns of every candidate
+   * costs a search about as much as finding them, and most are dropped by the fusion or are keyword hits already.
+   */
+  vectorSearchIds(vector: Float32Array, options: VectorOptions): Promise<VectorHitId[]>;
   getPassages(ids: string[]): Promise<Passage[]>;
   /** All passages of one file in document order (optionally only some levels). */
   getFilePassages(path: string, levels?: Level[]): Promise<Passage[]>;
