@@ -86,7 +86,8 @@ export function planMaintenance(f: IndexFacts, run?: RunFacts): Job[] {
   // once enough has changed (BACKGROUND_FOLD_SHARE) or a stopped write left files to remove.
   const later: Phase = large && !run?.cancelled ? 'after' : 'background';
   const unindexed = f.keyword ? f.keyword.unindexed : 0;
-  const waits = later === 'background' && !rebuilt && !f.unverifiedFiles && f.rows > SMALL_TABLE_ROWS && unindexed < BACKGROUND_FOLD_SHARE * f.rows;
+  // (With nothing outside the indexes, e.g. right after the fold, nothing waits: a stale link count is counted then.)
+  const waits = later === 'background' && !rebuilt && !f.unverifiedFiles && f.rows > SMALL_TABLE_ROWS && unindexed > 0 && unindexed < BACKGROUND_FOLD_SHARE * f.rows;
   if (!waits && (f.unverifiedFiles || f.compactionDue || (!rebuilt && unindexed > 0))) {
     const reasons = [
       !rebuilt && unindexed > 0 ? `${unindexed} rows outside the keyword indexes` : '',
