@@ -219,7 +219,7 @@ for (const bundle of packedBundles) {
     const spec = m[1];
     const base = spec.startsWith('@') ? spec.split('/').slice(0, 2).join('/') : spec.split('/')[0];
     if (allowed.has(spec) || allowed.has(base)) continue;
-    // Code text, not a call: a string that starts with require(…) (Ajv's standalone-code snippets in dist/cli.js).
+    // Code text, not a call: a string that starts with require(…) (Ajv's standalone-code snippets in dist/cliMain.js).
     if (["'", '"', '`'].includes(code[m.index - 1])) continue;
     // An optional dependency probed inside try { ... } catch (e.g. `try { x = require("canvas") } catch { fallback }`).
     const before = code.slice(Math.max(0, m.index - 80), m.index);
