@@ -35,6 +35,8 @@ export async function scanChanges(
   // code on another core meanwhile: a run is mostly started because something changed (a save, a checkout), and then
   // the first parse does not wait for it. A run that finds nothing to parse stops it unused.
   const listed = engine.store.listFiles();
+  // Awaited only after the walk, and not at all after a cancel: a failed read must not be an unhandled rejection.
+  listed.catch(() => undefined);
   if (!o.paths) engine.parsers().warm();
   if (o.paths) ({ entries: walked, scope } = await statPaths(engine.folder, o.paths, walkOptions));
   else walked = await walkFolder(engine.folder, walkOptions);
