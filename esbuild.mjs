@@ -1,6 +1,8 @@
-// Bundles the extension host entry and the CLI. LanceDB's native module stays external
-// (it is loaded from node_modules at run time and shipped inside the platform VSIX). So do tesseract.js (it starts its
-// own worker script and loads its WASM core from node_modules) and @napi-rs/canvas (native binary).
+// Bundles the extension host entry and the CLI, LanceDB's JavaScript and Apache Arrow included: only LanceDB's native
+// binary package stays external (its loader requires it by name; it ships inside the platform VSIX), with what LanceDB
+// probes inside try/catch and never uses here (OpenAI embeddings). tesseract.js is bundled too, its worker script as a
+// bundle of its own (dist/ocrWorker.js, src/rag/ingest/ocr.ts passes its path); the WASM cores it loads stay in
+// node_modules (each reads its .wasm beside it). @napi-rs/canvas stays external (native binary).
 // The local embedder's worker bundles transformers.js with sharp (images only, unused) replaced by an empty module;
 // onnxruntime-node (native library) stays external and ships in the platform VSIX like LanceDB.
 // Before bundling, scripts/ocr/traineddata.sh puts the OCR traineddata (deu, eng) into dist/tessdata.
@@ -18,7 +20,7 @@ const common = {
   format: 'cjs',
   sourcemap: !production,
   minify: production,
-  external: ['vscode', '@lancedb/lancedb', 'apache-arrow', 'tesseract.js', '@napi-rs/canvas'],
+  external: ['vscode', '@lancedb/lancedb-*', '*.node', 'openai', 'tesseract.js-core', 'tesseract.js-core/*', '@napi-rs/canvas'],
   logLevel: 'info',
   // The list of bundled inputs: scripts/vscode/notices.mjs names every npm package inside the bundles from it.
   metafile: true,
@@ -41,6 +43,8 @@ const entries = [
   { entryPoints: ['src/cli.ts'], outfile: 'dist/cli.js', banner: { js: '#!/usr/bin/env node' }, logOverride: { 'unsupported-require-call': 'silent' } },
   { entryPoints: ['src/cli/main.ts'], outfile: 'dist/cliMain.js' },
   { entryPoints: ['src/rag/ingest/parseWorker.ts'], outfile: 'dist/parseWorker.js' },
+  // tesseract.js's own worker thread (OCR), started by the parser workers.
+  { entryPoints: ['node_modules/tesseract.js/src/worker-script/node/index.js'], outfile: 'dist/ocrWorker.js' },
   // The engine's parser workers: parse, then chunk, extract links and embed for the indexer (src/rag/index/prepareFile.ts).
   { entryPoints: ['src/rag/index/prepareWorker.ts'], outfile: 'dist/prepareWorker.js' },
   // The extension's indexing process (forked with IPC by src/views/indexProcess.ts).

@@ -26,16 +26,17 @@ const BINARY = {
 const HOST_BINARY = BINARY['linux-x64'];
 /** The targets of `--target all`: the platforms VS Code's Marketplace serves most. */
 const VS_CODE_TARGETS = ['linux-x64', 'linux-arm64', 'darwin-arm64', 'darwin-x64', 'win32-x64'];
-const EXTERNAL = ['@lancedb/lancedb', 'apache-arrow', 'tesseract.js', '@napi-rs/canvas', 'onnxruntime-node'];
-// Loaded at run time by tesseract.js's own worker thread (not reachable from require('tesseract.js')): traced as well.
-const WORKER_MODULES = [
-  'tesseract.js/src/worker-script/index.js', 'tesseract.js/src/worker-script/node/getCore.js',
-  'tesseract.js/src/worker-script/node/gunzip.js', 'tesseract.js/src/worker-script/node/cache.js',
-  // tesseract.js 7 passes a boolean where node's getCore expects an OEM, so Node loads the full (non-LSTM-only) cores,
-  // each reading its .wasm beside it: the LSTM-only cores and the *.wasm.js copies (cores with the WASM inlined, for
-  // bundlers) are never loaded and stay out (UNUSED_CORES).
+// What the bundles leave external (esbuild.mjs): LanceDB's native binary package (the host's; swapped per target),
+// @napi-rs/canvas and onnxruntime-node (native), and the tesseract WASM cores that dist/ocrWorker.js loads by name.
+// tesseract.js 7 passes a boolean where node's getCore expects an OEM, so Node loads the full (non-LSTM-only) cores,
+// each reading its .wasm beside it: the LSTM-only cores and the *.wasm.js copies (cores with the WASM inlined, for
+// bundlers) are never loaded and stay out (UNUSED_CORES).
+const EXTERNAL = [
+  HOST_BINARY, '@napi-rs/canvas', 'onnxruntime-node',
   'tesseract.js-core/tesseract-core-relaxedsimd', 'tesseract.js-core/tesseract-core-simd', 'tesseract.js-core/tesseract-core',
 ];
+/** LanceDB's loader asks for the binary package of every platform by name; the VSIX packs the target's (checked below). */
+const LANCEDB_BINARY_SPEC = /^@lancedb\/lancedb-[a-z0-9-]+(\/package\.json)?$/;
 const UNUSED_CORES = /^extension\/node_modules\/tesseract\.js-core\/(tesseract-core[^/]*-lstm\.[^/]*|[^/]*\.wasm\.js)$/;
 // onnxruntime-node ships every platform's library inside its package; the VSIX carries the target's folder only.
 // Alpine (musl) has none: there the local embedder reports that it cannot load and the builtin one keeps working.
@@ -157,7 +158,7 @@ const problems = [];
 // 1. The traced runtime closure of the external modules (on this host; the binary swapped for foreign targets).
 const trace = spawnSync(
   process.execPath,
-  ['-e', `${[...EXTERNAL, ...WORKER_MODULES].map((m) => `require(${JSON.stringify(m)});`).join('')}console.log(JSON.stringify(Object.keys(require.cache)))`],
+  ['-e', `${EXTERNAL.map((m) => `require(${JSON.stringify(m)});`).join('')}console.log(JSON.stringify(Object.keys(require.cache)))`],
   { cwd: root, encoding: 'utf8' },
 );
 if (trace.status !== 0) fail(`could not load ${EXTERNAL.join(', ')} to trace their runtime files: ${trace.stderr}`);
@@ -204,13 +205,15 @@ const allowed = new Set(['vscode', ...EXTERNAL, ...builtinModules, ...builtinMod
 const packedBundles = names
   .filter((n) => /^extension\/dist\/[^/]+\.js$/.test(n))
   .map((n) => n.slice('extension/'.length));
-for (const bundle of ['dist/extension.js', 'dist/engine.js', 'dist/prepareWorker.js', 'dist/localEmbedWorker.js', 'dist/indexWorker.js', 'dist/searchWorker.js', 'dist/cli.js', 'dist/cliMain.js']) {
+for (const bundle of ['dist/extension.js', 'dist/engine.js', 'dist/prepareWorker.js', 'dist/localEmbedWorker.js', 'dist/indexWorker.js', 'dist/searchWorker.js', 'dist/ocrWorker.js', 'dist/cli.js', 'dist/cliMain.js']) {
   if (existsSync(path.join(root, bundle)) && !packedBundles.includes(bundle)) problems.push(`${bundle} missing from the VSIX`);
 }
 for (const bundle of packedBundles) {
   const code = readFileSync(path.join(root, bundle), 'utf8');
   // Literal relative requires between bundles (e.g. require("./engine.js")) must resolve inside the VSIX.
   for (const m of code.matchAll(/\brequire\(\s*["'](\.{1,2}\/[^"']+)["']\s*\)/g)) {
+    // LanceDB's loader first probes for a binary beside its own file (each inside try), then requires the package.
+    if (/^\.\/lancedb\.[\w-]+\.(node|cjs)$/.test(m[1])) continue;
     const target = path.posix.normalize(path.posix.join(path.posix.dirname(bundle), m[1]));
     const candidates = [target, `${target}.js`, `${target}/index.js`].map((t) => `extension/${t}`);
     if (!candidates.some((c) => inVsix.has(c))) problems.push(`${bundle} requires "${m[1]}", which is not in the VSIX`);
@@ -218,7 +221,9 @@ for (const bundle of packedBundles) {
   for (const m of code.matchAll(/\b(?:require|import)\(\s*["'`]([^"'`./$][^"'`$]*)["'`]\s*\)/g)) {
     const spec = m[1];
     const base = spec.startsWith('@') ? spec.split('/').slice(0, 2).join('/') : spec.split('/')[0];
-    if (allowed.has(spec) || allowed.has(base)) continue;
+    if (allowed.has(spec) || allowed.has(base) || LANCEDB_BINARY_SPEC.test(spec)) continue;
+    // The cores Node never loads (UNUSED_CORES): named by the worker script, deliberately not packed.
+    if (UNUSED_CORES.test(`extension/node_modules/${spec}.js`)) continue;
     // Code text, not a call: a string that starts with require(…) (Ajv's standalone-code snippets in dist/cliMain.js).
     if (["'", '"', '`'].includes(code[m.index - 1])) continue;
     // An optional dependency probed inside try { ... } catch (e.g. `try { x = require("canvas") } catch { fallback }`).
@@ -236,6 +241,10 @@ for (const bundle of packedBundles) {
 for (const f of readdirSync(path.join(root, 'data/lexicon')).filter((f) => /\.tsv\.gz$|\.COPYRIGHT\.txt$/.test(f))) {
   if (!inVsix.has(`extension/data/lexicon/${f}`)) problems.push(`word list missing from the VSIX: data/lexicon/${f}`);
 }
+
+// vsce warns ("you should bundle your extension") above 100 JavaScript files or 5,000 files: a published VSIX stays below.
+const jsFiles = names.filter((n) => /\.js$/i.test(n)).length;
+if (jsFiles > 100 || names.length > 5000) problems.push(`${names.length} files, ${jsFiles} of them JavaScript: vsce warns above 5,000 / 100 (bundle what esbuild.mjs leaves external)`);
 
 // 4. The licence, the third-party notices and the licence texts they refer to; every packed npm package is named there.
 // vsce stores LICENSE as LICENSE.txt.

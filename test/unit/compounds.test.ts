@@ -12,7 +12,7 @@ import type { Engine } from '../../src/rag/engine';
 import { indexFolder } from '../../src/rag/index/indexer';
 import { createRetriever } from '../../src/rag/search';
 import { passageToRow } from '../../src/rag/store/schema';
-import { Vocabulary, VOCABULARY_FILE, VocabularyFile, fileWordCounts, loadVocabulary, saveVocabulary } from '../../src/rag/store/vocabulary';
+import { Vocabulary, VOCABULARY_FILE, VocabularyFile, currentVocabulary, fileWordCounts, loadVocabulary, saveVocabulary } from '../../src/rag/store/vocabulary';
 import type { IndexedPassage } from '../../src/rag/types';
 
 /** A generated vocabulary: invented stems with chosen frequencies (no real domain words needed). */
@@ -112,6 +112,18 @@ describe('compounds: vocabulary', () => {
       for (const w of [...words, 'aaa', 'ölung', 'zzz', 'nie']) assert.equal(file.get(w), expected.get(w), w);
       saveVocabulary(dir, file);
       assert.equal(fs.readFileSync(path.join(dir, VOCABULARY_FILE), 'utf8'), expected.serialize());
+      // The words a spelling correction looks at, by first unit and length, with and without unsaved changes.
+      const byFirst = (v: { wordsOf(f: string, n: number): readonly string[] }) =>
+        [...'aäbmouüsz\ud835'].flatMap((f) => [1, 2, 3, 5, 6, 7, 8, 10].map((n) => `${f}${n}:${[...v.wordsOf(f, n)].sort().join(',')}`));
+      const reopened = VocabularyFile.open(dir)!;
+      assert.deepEqual(byFirst(reopened), byFirst(expected));
+      assert.ok(reopened.wordsOf('m', 6).includes('mittel') && reopened.wordsOf('\ud835', 8).includes('𝔘nicode'));
+      reopened.add(new Map([['mittelwert', 12], ['molbe', 2]]), -1);
+      expected.add(new Map([['mittelwert', 12], ['molbe', 2]]), -1);
+      assert.deepEqual(byFirst(reopened), byFirst(expected));
+      // What a search process uses: the sorted file itself, searched, not a parsed copy of it.
+      assert.ok(currentVocabulary(dir) instanceof VocabularyFile);
+      assert.equal(currentVocabulary(dir)!.get('mittel'), expected.get('mittel'));
       // A file an earlier version wrote (unsorted) is not searched, only parsed.
       fs.writeFileSync(path.join(dir, VOCABULARY_FILE), '# docs-rag vocabulary v1: word<TAB>occurrences in German passages\nzeta\t2\nalpha\t1\n');
       assert.equal(VocabularyFile.open(dir), null);

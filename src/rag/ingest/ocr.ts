@@ -111,6 +111,15 @@ function whenIdle(): void {
   idleTimer.unref();
 }
 
+/**
+ * In the bundles, tesseract.js's worker script is a bundle of its own beside this code (esbuild.mjs): its path, since
+ * the default one points into the tesseract.js package folder. Run from the sources, the package's own.
+ */
+function ocrWorkerPath(): { workerPath?: string } {
+  const bundled = path.join(__dirname, 'ocrWorker.js');
+  return existsSync(bundled) ? { workerPath: bundled } : {};
+}
+
 async function tesseract(languages: string[], langPath: string): Promise<TesseractWorker> {
   const key = `${languages.join('+')}@${langPath}`;
   if (engine?.key !== key) {
@@ -119,6 +128,7 @@ async function tesseract(languages: string[], langPath: string): Promise<Tessera
     // eslint-disable-next-line @typescript-eslint/no-require-imports
     const { createWorker } = require('tesseract.js') as typeof import('tesseract.js');
     const worker = createWorker(languages, 1 /* LSTM only */, {
+      ...ocrWorkerPath(),
       langPath,
       gzip: false,
       cacheMethod: 'none',

@@ -141,7 +141,7 @@ class ChunkFlow implements Flow {
       const v = lexicalVariant(q.query, q.analysis.lang, vocab ?? new Map());
       if (v) keywordOnly.push(v);
     }
-    const weightedKeyword = expansionLists(q.query, q.analysis.lang, s, q.tracer, vocab && vocab.size > 0 ? (t) => germanFrequency(t, vocab) : undefined);
+    const weightedKeyword = expansionLists(q.query, q.analysis.lang, s, q.tracer, vocab && !vocab.isEmpty() ? (t) => germanFrequency(t, vocab) : undefined);
     // What the question's lists and its translation's share: levels, candidates, fusion and its weights.
     const lists = {
       levels: q.analysis.levels,
@@ -369,7 +369,7 @@ function languageLists(q: QueryRun, vocab: ReturnType<typeof currentVocabulary>,
   return {
     keywordParts,
     // An empty vocabulary means the index has no German passage: its column is not searched.
-    germanColumn: vocab === null || vocab.size > 0,
+    germanColumn: vocab === null || !vocab.isEmpty(),
     exactTokens: q.analysis.exactTokens,
     otherLanguageWeight: s.otherLanguageWeight,
     exactTokenWeight: s.exactTokenWeight,

@@ -30,8 +30,29 @@ export class Vocabulary implements WordList {
     return this.counts.size;
   }
 
+  /** No word counted: the index has no German passage. */
+  isEmpty(): boolean {
+    return this.counts.size === 0;
+  }
+
+  private buckets?: Map<string, string[]>;
+
+  wordsOf(first: string, length: number): readonly string[] {
+    if (!this.buckets) {
+      this.buckets = new Map();
+      for (const w of this.counts.keys()) {
+        const key = `${w[0]}${w.length}`;
+        const list = this.buckets.get(key);
+        if (list) list.push(w);
+        else this.buckets.set(key, [w]);
+      }
+    }
+    return this.buckets.get(`${first}${length}`) ?? [];
+  }
+
   /** Adds (sign 1) or removes (sign -1) counts; words that reach 0 are dropped. */
   add(delta: Map<string, number>, sign: 1 | -1 = 1): void {
+    this.buckets = undefined;
     for (const [w, n] of delta) {
       const v = (this.counts.get(w) ?? 0) + sign * n;
       if (v > 0) this.counts.set(w, v);
@@ -102,6 +123,7 @@ export function saveVocabulary(dir: string, vocab: Vocabulary | VocabularyFile):
 }
 
 const NEWLINE = 0x0a;
+const MAX_SEEN = 100_000;
 const TAB = 0x09;
 
 /**
@@ -109,7 +131,7 @@ const TAB = 0x09;
  * sorted lines, and `merged()` is the file again with the changed lines replaced, added or dropped. Reading and
  * writing cost a copy of the file, not a parse of its words: what a run that changes a few files pays.
  */
-export class VocabularyFile {
+export class VocabularyFile implements WordList {
   private readonly changes = new Map<string, number>();
   /** Byte offset of the first word line. */
   private readonly start: number;
@@ -138,6 +160,38 @@ export class VocabularyFile {
   /** Adds (sign 1) or removes (sign -1) counts. */
   add(delta: Map<string, number>, sign: 1 | -1 = 1): void {
     for (const [w, n] of delta) this.changes.set(w, (this.changes.get(w) ?? 0) + sign * n);
+    this.byFirst.clear();
+  }
+
+  /** No word counted: the index has no German passage. */
+  isEmpty(): boolean {
+    if (this.start < this.bytes.length) return false;
+    for (const n of this.changes.values()) if (n > 0) return false;
+    return true;
+  }
+
+  /** Words by first unit, then by length: decoded from the file's range of that first unit when first asked for. */
+  private readonly byFirst = new Map<string, Map<number, string[]>>();
+
+  wordsOf(first: string, length: number): readonly string[] {
+    let lists = this.byFirst.get(first);
+    if (!lists) {
+      lists = new Map();
+      const add = (w: string) => {
+        const list = lists!.get(w.length);
+        if (list) list.push(w);
+        else lists!.set(w.length, [w]);
+      };
+      // The file is sorted in JavaScript string order: the words starting with `first` are one run of lines.
+      const end = this.lowerBound(String.fromCharCode(first.charCodeAt(0) + 1));
+      for (let at = this.lowerBound(first); at < end; at = this.lineEnd(at) + 1) {
+        const w = this.wordAt(at);
+        if (!this.changes.has(w)) add(w);
+      }
+      for (const w of this.changes.keys()) if (w[0] === first && (this.get(w) ?? 0) > 0) add(w);
+      this.byFirst.set(first, lists);
+    }
+    return lists.get(length) ?? [];
   }
 
   /** The file's bytes with the changes applied (words that reach 0 dropped), still sorted. */
@@ -166,6 +220,8 @@ export class VocabularyFile {
 
   private stored(word: string): number | undefined {
     if (this.seen.has(word)) return this.seen.get(word);
+    // A long-lived reader (the MCP server, the extension) asks for ever new words: the memo stays bounded.
+    if (this.seen.size >= MAX_SEEN) this.seen.clear();
     const at = this.lowerBound(word);
     const n = at < this.bytes.length && this.wordAt(at) === word ? this.countAt(at) : undefined;
     this.seen.set(word, n);
@@ -207,13 +263,18 @@ export class VocabularyFile {
   }
 }
 
-const cache = new Map<string, { mtimeMs: number; size: number; vocab: Vocabulary | null }>();
+/** A stored vocabulary as a reader sees it. */
+export type StoredVocabulary = Vocabulary | VocabularyFile;
+
+const cache = new Map<string, { mtimeMs: number; size: number; vocab: StoredVocabulary | null }>();
 
 /**
- * The vocabulary for queries: read once and cached, reloaded when the file changed (another process's run). Null when
- * the index has none (built before vocabularies existed): then nothing is known about its German passages.
+ * The vocabulary for queries: opened once and cached, reopened when the file changed (another process's run). A sorted
+ * file is searched in its bytes, not parsed: a search process pays for the words its question asks about, not for the
+ * whole vocabulary. Null when the index has none (built before vocabularies existed): then nothing is known about its
+ * German passages.
  */
-export function currentVocabulary(dir: string): Vocabulary | null {
+export function currentVocabulary(dir: string): StoredVocabulary | null {
   let st: fs.Stats;
   try {
     st = fs.statSync(path.join(dir, VOCABULARY_FILE));
@@ -222,7 +283,7 @@ export function currentVocabulary(dir: string): Vocabulary | null {
   }
   const hit = cache.get(dir);
   if (hit && hit.mtimeMs === st.mtimeMs && hit.size === st.size) return hit.vocab;
-  const vocab = loadVocabulary(dir);
+  const vocab = VocabularyFile.open(dir) ?? loadVocabulary(dir);
   cache.set(dir, { mtimeMs: st.mtimeMs, size: st.size, vocab });
   return vocab;
 }

@@ -10,7 +10,8 @@ import { FUNCTION_WORDS } from './language';
 
 /** A vocabulary that can list its words (store/vocabulary.ts). */
 export interface WordList extends WordCounts {
-  keys(): IterableIterator<string>;
+  /** The words of `length` UTF-16 units starting with the unit `first`: what a one-edit correction can be. */
+  wordsOf(first: string, length: number): readonly string[];
 }
 
 /** Shortest word that is corrected: shorter words have too many neighbours. */
@@ -21,25 +22,6 @@ export const MIN_CORRECTED_PART = 8;
 const MIN_COUNT = 2;
 /** Link elements between compound parts (as in text/compounds.ts). */
 const LINKS = ['', 's', 'es', 'n', 'en', 'e'];
-
-const bucketCache = new WeakMap<WordList, Map<string, string[]>>();
-
-/** The vocabulary's words of ≥ MIN_CORRECTED - 1 letters by first letter and length (built once per vocabulary object). */
-function buckets(vocab: WordList): Map<string, string[]> {
-  let b = bucketCache.get(vocab);
-  if (!b) {
-    b = new Map();
-    for (const w of vocab.keys()) {
-      if (w.length < MIN_CORRECTED - 1) continue;
-      const key = `${w[0]}${w.length}`;
-      let list = b.get(key);
-      if (!list) b.set(key, (list = []));
-      list.push(w);
-    }
-    bucketCache.set(vocab, b);
-  }
-  return b;
-}
 
 /** True when a and b differ by exactly one edit (deletion, insertion, substitution, or transposition of neighbours). */
 export function oneEditApart(a: string, b: string): boolean {
@@ -61,10 +43,9 @@ export function oneEditApart(a: string, b: string): boolean {
 /** The most frequent vocabulary word one edit away from `word` (undefined when none, or when `word` is known). */
 export function nearestWord(word: string, vocab: WordList, minLength = MIN_CORRECTED): { word: string; count: number } | undefined {
   if (word.length < minLength || (vocab.get(word) ?? 0) > 0) return undefined;
-  const b = buckets(vocab);
   let best: { word: string; count: number } | undefined;
   for (let len = word.length - 1; len <= word.length + 1; len++) {
-    for (const w of b.get(`${word[0]}${len}`) ?? []) {
+    for (const w of vocab.wordsOf(word[0], len)) {
       if (FUNCTION_WORDS.has(w) || !oneEditApart(word, w)) continue;
       const count = vocab.get(w) ?? 0;
       if (count >= MIN_COUNT && (!best || count > best.count || (count === best.count && w < best.word))) best = { word: w, count };
