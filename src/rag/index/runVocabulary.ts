@@ -10,6 +10,11 @@ import { countWords } from '../text/compounds';
 
 /** How much the counts grow before a recounting run's cached splits are made again (0.1 = by 10 %). */
 const SPLIT_CACHE_GROWTH = 0.1;
+/**
+ * Words whose splits a run keeps at most (then the cache starts again): a large corpus has millions of distinct long
+ * words, and a split cache over all of them was the largest part of a first build's memory.
+ */
+export const SPLIT_CACHE_WORDS = 100_000;
 
 export class RunVocabulary {
   private readonly loaded: Vocabulary | VocabularyFile | null;
@@ -61,7 +66,7 @@ export class RunVocabulary {
       annotateCompounds(passages, this.vocab);
     } else {
       for (const n of delta.values()) this.occurrences += n;
-      if (this.occurrences > this.splitsFrom * (1 + SPLIT_CACHE_GROWTH)) {
+      if (this.occurrences > this.splitsFrom * (1 + SPLIT_CACHE_GROWTH) || this.splits.size > SPLIT_CACHE_WORDS) {
         this.splits = new Map();
         this.splitsFrom = this.occurrences;
       }
@@ -84,7 +89,10 @@ export class RunVocabulary {
         const cache = new Map<string, string[]>();
         this.rewritten = await store.rewriteKeywordParts(
           this.germanWritten,
-          (t) => compoundParts(t, final, cache),
+          (t) => {
+            if (cache.size > SPLIT_CACHE_WORDS) cache.clear();
+            return compoundParts(t, final, cache);
+          },
           embedder.id === 'builtin' ? (texts) => embedder.embed(texts, signal) : undefined,
         );
       }

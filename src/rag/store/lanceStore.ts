@@ -66,6 +66,11 @@ const IN_CHUNK = 500;
 /** Rows rewritten per commit when only their keyword parts change (`rewriteKeywordParts`): ~16 MB of vectors. */
 const REWRITE_ROWS = 4000;
 /**
+ * Files whose German keyword texts `rewriteKeywordParts` holds at once (twice: as stored and as rewritten): a chunk of
+ * law books is tens of thousands of rows.
+ */
+const REWRITE_FILES = 100;
+/**
  * Most passages one append converts and hands to LanceDB at once (its Arrow copy and IPC buffer: ~4 KB each per
  * 1,024-dim row). A run's batches are about this size; only a larger file's rows are split into several commits.
  */
@@ -574,7 +579,7 @@ export class LanceStore implements IndexStore {
     // A chunk of files at a time: which rows change (only row ids and keyword texts are read; a row's vector is 4 KB),
     // then those rows whole, appended with their new parts before the old rows are deleted by row id (a merge on `id`
     // scans the whole table, per commit). Row ids only grow for appended rows, so the old ones stay where they were.
-    for (const chunk of chunks(paths, IN_CHUNK)) {
+    for (const chunk of chunks(paths, REWRITE_FILES)) {
       const next = new Map<bigint, string>();
       const rows = await table.query().where(`lang = 'de' AND ${sqlIn('path', chunk)}`).select(['fts_de']).withRowId().toArray();
       for (const r of rows) {

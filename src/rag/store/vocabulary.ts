@@ -3,7 +3,8 @@
 // written atomically at the end of every index run that changed files: a large or recovered run recounts from the
 // table; a small run adds the new files' counts and subtracts the old ones (read from the passages table before they
 // are replaced) without parsing the file: it looks words up in the file's bytes by binary search (VocabularyFile) and
-// writes the file again by merging its few changed lines in. Readers (the retriever) reload it when the file changes.
+// writes the file again by merging its few changed lines in. Readers (the retriever) search the same sorted bytes
+// (a search process pays for its question's words, not for parsing the file) and reopen it when the file changes.
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { countWords } from '../text/compounds';
