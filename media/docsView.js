@@ -5,6 +5,7 @@
 /** @typedef {import('../src/views/webviewProtocol').HostMessage} HostMessage */
 /** @typedef {import('../src/views/webviewProtocol').ViewLink} ViewLink */
 /** @typedef {import('../src/views/webviewProtocol').ViewStatus} ViewStatus */
+/** @typedef {import('../src/views/webviewProtocol').ViewStrings} ViewStrings */
 /** @typedef {Extract<HostMessage, { type: 'results' }>} ResultsMessage */
 /** @typedef {Extract<HostMessage, { type: 'answerEnd' }>} AnswerEndMessage */
 (function () {
@@ -23,6 +24,13 @@
   const answerBox = $('answer');
   const resultsBox = $('results');
   const preview = $('preview');
+  /** The host's texts in VS Code's display language (docsView.ts writes them into <body data-strings>). @type {ViewStrings} */
+  const S = JSON.parse(document.body.dataset.strings || '{}');
+
+  /** Fills {0}, {1}… of a text from S. @param {string} text @param {(string | number)[]} args */
+  function fmt(text, ...args) {
+    return text.replace(/\{(\d+)\}/g, (hole, i) => (Number(i) < args.length ? String(args[Number(i)]) : hole));
+  }
 
   let nextRequest = 1;
   let currentSearch = 0;
@@ -111,10 +119,10 @@
   function renderResults(msg) {
     clear(resultsBox);
     if (msg.results.length === 0) {
-      resultsBox.appendChild(el('p', 'empty', 'No passages match "' + msg.query + '". Try other words, or check the index status.'));
+      resultsBox.appendChild(el('p', 'empty', fmt(S.noMatch, msg.query)));
       return;
     }
-    resultsBox.appendChild(el('h2', 'results-title', msg.results.length + ' results for "' + msg.query + '"'));
+    resultsBox.appendChild(el('h2', 'results-title', fmt(S.resultsFor, msg.results.length, msg.query)));
     const list = el('ol', 'result-list');
     list.setAttribute('role', 'list');
     for (const r of msg.results) {
@@ -122,7 +130,7 @@
       const button = el('button', 'result-open');
       button.type = 'button';
       button.dataset.id = String(r.id);
-      button.setAttribute('aria-label', 'Open ' + r.label);
+      button.setAttribute('aria-label', fmt(S.open, r.label));
       button.appendChild(el('span', 'result-label', r.label));
       if (r.heading) button.appendChild(el('span', 'result-heading', r.heading));
       const snippet = el('span', 'result-snippet');
@@ -143,7 +151,7 @@
    */
   function renderLinks(links) {
     const box = el('div', 'result-links');
-    for (const [direction, title] of [['out', 'Links to'], ['in', 'Linked from']]) {
+    for (const [direction, title] of [['out', S.linksTo], ['in', S.linkedFrom]]) {
       const mine = links.filter((l) => l.direction === direction);
       if (!mine.length) continue;
       box.appendChild(el('span', 'result-links-title', title));
@@ -169,7 +177,7 @@
   function renderAnswer(msg) {
     clear(answerBox);
     answerBox.hidden = false;
-    answerBox.appendChild(el('h2', 'answer-title', msg.mode === 'extractive' ? 'Most relevant passages' : 'Answer'));
+    answerBox.appendChild(el('h2', 'answer-title', msg.mode === 'extractive' ? S.mostRelevant : S.answer));
     const byN = new Map(msg.citations.map((c) => [c.n, c]));
     const body = el('div', 'answer-text');
     const parts = msg.answer.split(/(\[\d+\])/);
@@ -183,7 +191,7 @@
       const link = el('button', 'citation', '[' + c.n + ']');
       link.type = 'button';
       link.dataset.id = String(c.id);
-      link.setAttribute('aria-label', 'Source ' + c.n + ': ' + c.label);
+      link.setAttribute('aria-label', fmt(S.source, c.n, c.label));
       link.addEventListener('click', () => open(c.id));
       link.addEventListener('mouseenter', () => showPreview(link, c.label, c.text));
       link.addEventListener('focus', () => showPreview(link, c.label, c.text));
@@ -194,14 +202,14 @@
     answerBox.appendChild(body);
     for (const note of msg.notes) answerBox.appendChild(el('p', 'note', note));
     if (msg.citations.length) {
-      answerBox.appendChild(el('h3', 'sources-title', 'Sources'));
+      answerBox.appendChild(el('h3', 'sources-title', S.sources));
       const list = el('ol', 'sources');
       for (const c of msg.citations) {
         const item = el('li', 'source');
         const button = el('button', 'source-open', '[' + c.n + '] ' + c.label);
         button.type = 'button';
         button.dataset.id = String(c.id);
-        button.setAttribute('aria-label', 'Open source ' + c.n + ': ' + c.label);
+        button.setAttribute('aria-label', fmt(S.openSource, c.n, c.label));
         button.addEventListener('click', () => open(c.id));
         button.addEventListener('mouseenter', () => showPreview(button, c.label, c.text));
         button.addEventListener('mouseleave', hidePreview);
@@ -281,7 +289,7 @@
         if (msg.requestId !== currentAsk) return;
         clear(answerBox);
         answerBox.hidden = false;
-        answerBox.appendChild(el('h2', 'answer-title', 'Answer'));
+        answerBox.appendChild(el('h2', 'answer-title', S.answer));
         answerText = el('div', 'answer-text streaming');
         answerBox.appendChild(answerText);
         break;

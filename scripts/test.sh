@@ -40,12 +40,12 @@ if [ -f scripts/vscode/run-tests.sh ] && [ "${DOCS_RAG_SKIP_VSCODE:-}" != "1" -o
   step "extension tests in a real VS Code"
   bash scripts/vscode/run-tests.sh 2>&1 | tee test-results/vscode.log
   vs_rc=${PIPESTATUS[0]}
-  # one line per stage: "vscode: N passed, N failed" (dev) and "vscode-package: N passed, N failed"
+  # one line per stage: "vscode: N passed, N failed" (dev), "vscode-de: ..." (the German pass) and "vscode-package: ..."
   vf=0
   while read -r line; do
     vp=$(echo "$line" | sed -E 's/^[a-z-]+: ([0-9]+) passed.*/\1/'); f1=$(echo "$line" | sed -E 's/.* ([0-9]+) failed.*/\1/')
     passed=$((passed + vp)); failed=$((failed + f1)); vf=$((vf + f1))
-  done < <(grep -E '^vscode(-package)?: [0-9]+ passed, [0-9]+ failed' test-results/vscode.log)
+  done < <(grep -E '^vscode(-de|-package)?: [0-9]+ passed, [0-9]+ failed' test-results/vscode.log)
   if [ "$vs_rc" -ne 0 ]; then status=1; [ "$vf" -eq 0 ] && failed=$((failed + 1)); fi
 fi
 

@@ -87,14 +87,21 @@ export interface AskOutcome {
   unsupported: string[];
 }
 
-/** How a status line shows each stage of answering. */
-export const ANSWER_STAGE_LABELS: Readonly<Record<ViewStage, string>> = {
-  searching: 'Searching…',
-  'searching-with-model': 'Searching with the model…',
-  generating: 'Generating…',
-  'checking-citations': 'Checking citations…',
-  translating: 'Translating the question…',
-};
+/** How a status line shows each stage of answering, in VS Code's display language. */
+export function answerStageLabel(stage: ViewStage): string {
+  switch (stage) {
+    case 'searching':
+      return vscode.l10n.t('Searching…');
+    case 'searching-with-model':
+      return vscode.l10n.t('Searching with the model…');
+    case 'generating':
+      return vscode.l10n.t('Generating…');
+    case 'checking-citations':
+      return vscode.l10n.t('Checking citations…');
+    case 'translating':
+      return vscode.l10n.t('Translating the question…');
+  }
+}
 
 export interface AskOptions {
   chatModel?: ChatModel;

@@ -3,7 +3,7 @@
 import * as crypto from 'node:crypto';
 import * as vscode from 'vscode';
 import { openLocation } from './citationCommands';
-import { ANSWER_STAGE_LABELS, type DocsService, type ResolvedHit } from './docsService';
+import { answerStageLabel, type DocsService, type ResolvedHit } from './docsService';
 import { chooseChatModel } from './chatModels';
 import { errorMessage, type Log } from './log';
 import { statusSummary } from './statusReport';
@@ -15,7 +15,25 @@ import {
   type ViewCitation,
   type ViewMessage,
   type ViewResult,
+  type ViewStrings,
 } from './webviewProtocol';
+
+/** The view script's own texts in VS Code's display language; the {n} placeholders stay for the script to fill. */
+function viewStrings(): ViewStrings {
+  const holes = ['{0}', '{1}'];
+  return {
+    noMatch: vscode.l10n.t('No passages match "{0}". Try other words, or check the index status.', ...holes),
+    resultsFor: vscode.l10n.t('{0} results for "{1}"', ...holes),
+    open: vscode.l10n.t('Open {0}', ...holes),
+    linksTo: vscode.l10n.t('Links to'),
+    linkedFrom: vscode.l10n.t('Linked from'),
+    answer: vscode.l10n.t('Answer'),
+    mostRelevant: vscode.l10n.t('Most relevant passages'),
+    sources: vscode.l10n.t('Sources'),
+    source: vscode.l10n.t('Source {0}: {1}', ...holes),
+    openSource: vscode.l10n.t('Open source {0}: {1}', ...holes),
+  };
+}
 
 export const DOCS_VIEW_ID = 'docsRag.docsView';
 
@@ -130,9 +148,9 @@ export class DocsViewProvider implements vscode.WebviewViewProvider, vscode.Disp
     this.lastResults = [];
     this.latestSearch = requestId;
     try {
-      this.post({ type: 'busy', requestId, stage: ANSWER_STAGE_LABELS.searching });
+      this.post({ type: 'busy', requestId, stage: answerStageLabel('searching') });
       if ((await this.service.host.passageCount()) === 0) {
-        this.post({ type: 'error', requestId, message: await this.service.host.emptyIndexMessage('Nothing is indexed yet. Press "Reindex" to index the documents of this workspace.') });
+        this.post({ type: 'error', requestId, message: await this.service.host.emptyIndexMessage(vscode.l10n.t('Nothing is indexed yet. Press "Reindex" to index the documents of this workspace.')) });
         return;
       }
       const { hits, result } = await this.service.search(query, { k: 20, signal: abort.signal });
@@ -158,7 +176,7 @@ export class DocsViewProvider implements vscode.WebviewViewProvider, vscode.Disp
       if (requestId === this.latestSearch) this.lastResults = results;
       this.post({ type: 'results', requestId, query, terms, results, note: result.warnings.join(' ') || undefined });
     } catch (err) {
-      this.post({ type: 'error', requestId, message: `Search failed: ${errorMessage(err)}` });
+      this.post({ type: 'error', requestId, message: vscode.l10n.t('Search failed: {0}', errorMessage(err)) });
     } finally {
       this.running.delete(requestId);
     }
@@ -169,23 +187,23 @@ export class DocsViewProvider implements vscode.WebviewViewProvider, vscode.Disp
     this.running.set(requestId, abort);
     try {
       if ((await this.service.host.passageCount()) === 0) {
-        this.post({ type: 'error', requestId, message: await this.service.host.emptyIndexMessage('Nothing is indexed yet. Press "Reindex" to index the documents of this workspace.') });
+        this.post({ type: 'error', requestId, message: await this.service.host.emptyIndexMessage(vscode.l10n.t('Nothing is indexed yet. Press "Reindex" to index the documents of this workspace.')) });
         return;
       }
-      this.post({ type: 'busy', requestId, stage: 'Choosing a model…' });
+      this.post({ type: 'busy', requestId, stage: vscode.l10n.t('Choosing a model…') });
       const chosen = await chooseChatModel(this.log);
       this.post({ type: 'answerStart', requestId, question, mode: chosen.model ? chosen.model.id : 'extractive' });
       const outcome = await this.service.ask(question, {
         chatModel: chosen.model,
         signal: abort.signal,
-        onStage: (stage) => this.post({ type: 'busy', requestId, stage: ANSWER_STAGE_LABELS[stage] }),
+        onStage: (stage) => this.post({ type: 'busy', requestId, stage: answerStageLabel(stage) }),
         onToken: (text) => this.post({ type: 'answerChunk', requestId, text }),
       });
       const citations: ViewCitation[] = outcome.citations.map((c) => ({ n: c.n, id: this.remember(c.hit), label: c.hit.label, text: c.hit.hit.passage.text }));
       const notes = [...(chosen.note && !chosen.model ? [chosen.note] : []), ...outcome.notes];
       this.post({ type: 'answerEnd', requestId, answer: outcome.answer, citations, notes, mode: outcome.mode });
     } catch (err) {
-      this.post({ type: 'error', requestId, message: abort.signal.aborted ? 'Cancelled.' : `Answer failed: ${errorMessage(err)}` });
+      this.post({ type: 'error', requestId, message: abort.signal.aborted ? vscode.l10n.t('Cancelled.') : vscode.l10n.t('Answer failed: {0}', errorMessage(err)) });
     } finally {
       this.running.delete(requestId);
     }
@@ -228,7 +246,7 @@ export class DocsViewProvider implements vscode.WebviewViewProvider, vscode.Disp
 <link href="${style}" rel="stylesheet">
 <title>Docs</title>
 </head>
-<body>
+<body data-strings="${h(JSON.stringify(viewStrings()))}">
 <main id="app">
   <section class="status" id="status" role="status" aria-live="polite">
     <span id="status-text">${h(vscode.l10n.t('Loading the index status…'))}</span>

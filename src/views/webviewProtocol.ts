@@ -47,6 +47,28 @@ export interface ViewStatus {
   folders: ViewFolderStatus[];
 }
 
+/**
+ * The texts the view's script builds itself, in VS Code's display language (the host writes them into the page as
+ * JSON in `<body data-strings>`); `{0}`, `{1}` are filled by the script.
+ */
+export interface ViewStrings {
+  /** {0} the query. */
+  noMatch: string;
+  /** {0} the number of results, {1} the query. */
+  resultsFor: string;
+  /** {0} a result's location label. */
+  open: string;
+  linksTo: string;
+  linkedFrom: string;
+  answer: string;
+  mostRelevant: string;
+  sources: string;
+  /** {0} the citation number, {1} its location label. */
+  source: string;
+  /** {0} the citation number, {1} its location label. */
+  openSource: string;
+}
+
 /** Host → view. */
 export type HostMessage =
   | { type: 'status'; status: ViewStatus }

@@ -1,7 +1,8 @@
 // The VS Code server side of the test host: where the offline install lives (scripts/vscode/install-test-host.sh),
 // installing VSIX files into an extensions dir, and starting/stopping the server in its own process group.
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
-import { existsSync, createWriteStream } from 'node:fs';
+import { createHash } from 'node:crypto';
+import { existsSync, createWriteStream, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
@@ -46,6 +47,42 @@ export function installVsix(paths: HostPaths, vsix: string, dirs: { extensions: 
   if (res.status !== 0 || !/successfully installed/i.test(out)) {
     throw new Error(`installing ${path.basename(vsix)} into the test server failed (exit ${res.status}):\n${out}`);
   }
+}
+
+/**
+ * Registers the display languages that installed extensions contribute (`contributes.localizations`) in
+ * `<user-data-dir>/languagepacks.json`, which the server reads to pick the workbench's language for `--locale`.
+ * VS Code's language pack service writes that file when a language pack is installed through a running server, but
+ * the CLI install above never creates that service (it is instantiated lazily), so without this a `--locale de`
+ * server falls back to English. Same format as the service writes: per language id the hash of the contributing
+ * extensions (md5 of id + version), the extensions, the absolute translation files by id, and the label.
+ */
+export function registerLanguagePacks(dirs: { extensions: string; userData: string }): string[] {
+  type Pack = { hash: string; extensions: { extensionIdentifier: { id: string }; version: string }[]; translations: Record<string, string>; label: string };
+  const packs: Record<string, Pack> = {};
+  for (const name of readdirSync(dirs.extensions, { withFileTypes: true })) {
+    if (!name.isDirectory()) continue;
+    const dir = path.join(dirs.extensions, name.name);
+    let manifest: { publisher: string; name: string; version: string; contributes?: { localizations?: { languageId: string; languageName?: string; localizedLanguageName?: string; translations: { id: string; path: string }[] }[] } };
+    try {
+      manifest = JSON.parse(readFileSync(path.join(dir, 'package.json'), 'utf8'));
+    } catch {
+      continue;
+    }
+    const id = `${manifest.publisher}.${manifest.name}`.toLowerCase();
+    for (const loc of manifest.contributes?.localizations ?? []) {
+      const pack = (packs[loc.languageId] ??= { hash: '', extensions: [], translations: {}, label: loc.localizedLanguageName ?? loc.languageName ?? loc.languageId });
+      pack.extensions.push({ extensionIdentifier: { id }, version: manifest.version });
+      for (const t of loc.translations) pack.translations[t.id] = path.join(dir, t.path);
+    }
+  }
+  for (const pack of Object.values(packs)) {
+    const md5 = createHash('md5');
+    for (const e of pack.extensions) md5.update(e.extensionIdentifier.id).update(e.version);
+    pack.hash = md5.digest('hex');
+  }
+  writeFileSync(path.join(dirs.userData, 'languagepacks.json'), JSON.stringify(packs));
+  return Object.keys(packs);
 }
 
 /** Process groups of running servers, killed if the runner exits or is interrupted before stop(). */
@@ -97,6 +134,8 @@ export async function startServer(
   dirs: { extensions: string; serverData: string; userData: string },
   env: Record<string, string>,
   logFile: string,
+  /** More server arguments, e.g. `['--locale', 'de']`. */
+  extraArgs: string[] = [],
 ): Promise<RunningServer> {
   const port = await freePort();
   const log = createWriteStream(logFile);
@@ -114,6 +153,7 @@ export async function startServer(
       '--user-data-dir', dirs.userData,
       '--server-data-dir', dirs.serverData,
       '--extensions-dir', dirs.extensions,
+      ...extraArgs,
     ],
     { detached: true, stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, ...env } },
   );

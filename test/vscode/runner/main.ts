@@ -1,12 +1,15 @@
 // Runs the extension tests in a real VS Code (the server inside code-server, driven by headless Chromium).
-//   node --import tsx test/vscode/runner/main.ts [--stage dev|package|all] [--skip-build] [--vsix <file>]
+//   node --import tsx test/vscode/runner/main.ts [--stage dev|de|package|all] [--skip-build] [--vsix <file>]
 //     [--extension-path <dir>] [--tests <bundle.js>]   (the last two: dev stage, for debugging the runner itself)
 // Stage "dev": the extension from this repo (extensionDevelopmentPath) with D2's suites
-//   (out/vscode-tests/suite/index.js; the smoke suite when D2's entry does not exist yet).
+//   (out/vscode-tests/suite/index.js; the smoke suite when D2's entry does not exist yet), then the German pass.
+// Stage "de" (the German pass, also run by "dev"): the same extension and suite bundle in a VS Code started with the
+//   display language German (--locale de, the test language pack test/vscode/langpack-de installed); the suite entry
+//   runs only test/vscode/suite/german.test.ts there. Results in test-results/de/.
 // Stage "package": builds the platform VSIX (npm run package), installs it into a clean extensions dir and runs
 //   the smoke suite against the INSTALLED extension (no extensionDevelopmentPath).
-// Both stages install the deterministic test language model (test/vscode/lm-extension) as a VSIX.
-// Prints `vscode: N passed, N failed` (and `vscode-package: ...`), exits non-zero on any failure.
+// Every stage installs the deterministic test language model (test/vscode/lm-extension) as a VSIX.
+// Prints `vscode: N passed, N failed` (and `vscode-de: ...`, `vscode-package: ...`), exits non-zero on any failure.
 import { spawnSync } from 'node:child_process';
 import { promises as fs, existsSync } from 'node:fs';
 import os from 'node:os';
@@ -19,9 +22,14 @@ import { REQUESTS_DIR, SUMMARY_FILE, type SuiteSummary } from './protocol';
 const repo = path.resolve(__dirname, '../../..');
 const outDir = path.join(repo, 'out/vscode-tests');
 const lmVsix = path.join(outDir, 'docs-rag-test-lm.vsix');
+const langpackDeVsix = path.join(outDir, 'docs-rag-test-langpack-de.vsix');
+/** The German suite's title (test/vscode/suite/german.test.ts): DOCS_RAG_TEST_GREP runs the German pass only if it matches. */
+const GERMAN_SUITE = 'German display language';
+
+type Stage = 'dev' | 'de' | 'package';
 
 interface Args {
-  stages: ('dev' | 'package')[];
+  stages: Stage[];
   skipBuild: boolean;
   vsix?: string;
   /** Dev stage only: another extension folder / test entry (for debugging the runner itself). */
@@ -30,7 +38,7 @@ interface Args {
 }
 
 const USAGE =
-  'usage: main.ts [--stage dev|package|all] [--skip-build] [--vsix <file>] [--extension-path <dir>] [--tests <bundle.js>]';
+  'usage: main.ts [--stage dev|de|package|all] [--skip-build] [--vsix <file>] [--extension-path <dir>] [--tests <bundle.js>]';
 
 function parseArgs(argv: string[]): Args {
   let stage = 'all';
@@ -47,8 +55,10 @@ function parseArgs(argv: string[]): Args {
     else if (a === '--tests') tests = path.resolve(argv[++i] ?? '');
     else throw new Error(`unknown argument ${a}; ${USAGE}`);
   }
-  if (!['dev', 'package', 'all'].includes(stage)) throw new Error(`--stage must be dev, package or all (got ${stage})`);
-  return { stages: stage === 'all' ? ['dev', 'package'] : [stage as 'dev' | 'package'], skipBuild, vsix, extensionPath, tests };
+  if (!['dev', 'de', 'package', 'all'].includes(stage)) throw new Error(`--stage must be dev, de, package or all (got ${stage})`);
+  // "dev" includes the German pass; it runs before "package", whose production build replaces the dev bundles in dist/.
+  const stages: Stage[] = stage === 'all' ? ['dev', 'de', 'package'] : stage === 'dev' ? ['dev', 'de'] : [stage as Stage];
+  return { stages, skipBuild, vsix, extensionPath, tests };
 }
 
 function log(msg: string): void {
@@ -62,15 +72,15 @@ function run(cmd: string, args: string[], what: string, cwd = repo): void {
   log(`${what}: ${((Date.now() - t0) / 1000).toFixed(1)} s`);
 }
 
-function packageTestLm(): void {
+function packageTestExtension(dir: string, vsix: string, what: string): void {
   run(
     process.execPath,
     [
       path.join(repo, 'node_modules/@vscode/vsce/vsce'),
-      'package', '--no-dependencies', '--skip-license', '--allow-missing-repository', '-o', lmVsix,
+      'package', '--no-dependencies', '--skip-license', '--allow-missing-repository', '-o', vsix,
     ],
-    'package the test language model',
-    path.join(repo, 'test/vscode/lm-extension'),
+    what,
+    path.join(repo, dir),
   );
 }
 
@@ -87,9 +97,13 @@ interface StageResult {
   note?: string;
 }
 
-async function runStage(paths: HostPaths, stage: 'dev' | 'package', args: Args, vsix: string | undefined): Promise<StageResult> {
-  const label = stage === 'dev' ? 'vscode' : 'vscode-package';
-  const resultsDir = stage === 'dev' ? path.join(repo, 'test-results') : path.join(repo, 'test-results/package');
+function stageLabel(stage: Stage): string {
+  return stage === 'dev' ? 'vscode' : `vscode-${stage}`;
+}
+
+async function runStage(paths: HostPaths, stage: Stage, args: Args, vsix: string | undefined): Promise<StageResult> {
+  const label = stageLabel(stage);
+  const resultsDir = stage === 'dev' ? path.join(repo, 'test-results') : path.join(repo, 'test-results', stage);
   await fs.mkdir(resultsDir, { recursive: true });
   // Stale results must never count: drop the previous summary, requests and screenshots of this stage.
   await fs.rm(path.join(resultsDir, SUMMARY_FILE), { force: true });
@@ -109,6 +123,11 @@ async function runStage(paths: HostPaths, stage: 'dev' | 'package', args: Args, 
     devPath = args.extensionPath ?? repo;
     const suite = path.join(outDir, 'suite/index.js');
     testsEntry = args.tests ?? (existsSync(suite) ? suite : path.join(outDir, 'smoke/index.js'));
+  } else if (stage === 'de') {
+    // The repo's extension and the suite bundle; the test language pack makes German an installed display language.
+    vsixes.push(langpackDeVsix);
+    devPath = repo;
+    testsEntry = path.join(outDir, 'suite/index.js');
   } else {
     if (!vsix || !existsSync(vsix)) throw new Error(`the extension VSIX ${vsix} does not exist; run npm run package`);
     vsixes.push(vsix);
@@ -118,9 +137,11 @@ async function runStage(paths: HostPaths, stage: 'dev' | 'package', args: Args, 
     testsEntry = path.join(outDir, 'smoke/index.js');
   }
   if (!existsSync(testsEntry)) throw new Error(`test bundle ${testsEntry} missing; run node scripts/vscode/build-tests.mjs`);
-  log(`${stage}: tests ${path.relative(repo, testsEntry)}, workspace ${workspace}, extension ${stage === 'dev' ? devPath : `installed from ${path.basename(vsix!)}`}`);
+  log(`${stage}: tests ${path.relative(repo, testsEntry)}, workspace ${workspace}, extension ${stage === 'package' ? `installed from ${path.basename(vsix!)}` : devPath}${stage === 'de' ? ', display language de' : ''}`);
 
   const env = testEnv(repo, resultsDir, stage, workspace);
+  // The suite entry loads only the German suite in this pass (test/vscode/suite/index.ts).
+  if (stage === 'de') env.DOCS_RAG_TEST_PASS = 'de';
   const t0 = Date.now();
   try {
     const timeoutMs = Number(process.env.DOCS_RAG_VSCODE_TIMEOUT_MS ?? (stage === 'dev' ? 600_000 : 300_000));
@@ -134,6 +155,7 @@ async function runStage(paths: HostPaths, stage: 'dev' | 'package', args: Args, 
       resultsDir,
       env,
       timeoutMs,
+      locale: stage === 'de' ? 'de' : undefined,
     });
     log(`${stage}: VS Code exited with ${res.exitCode} after ${((Date.now() - t0) / 1000).toFixed(1)} s (${res.requestsServed} driver requests)`);
     if (res.aborted) {
@@ -167,10 +189,20 @@ async function main(): Promise<number> {
   if (!args.skipBuild) {
     run(process.execPath, ['esbuild.mjs'], 'build the extension');
     run(process.execPath, ['scripts/vscode/build-tests.mjs'], 'build the test bundles');
-    packageTestLm();
+    packageTestExtension('test/vscode/lm-extension', lmVsix, 'package the test language model');
+    packageTestExtension('test/vscode/langpack-de', langpackDeVsix, 'package the test German language pack');
   }
   const results: StageResult[] = [];
   for (const stage of args.stages) {
+    const grep = process.env.DOCS_RAG_TEST_GREP;
+    if (stage === 'de' && grep && !new RegExp(grep).test(GERMAN_SUITE)) {
+      log(`de: skipped (DOCS_RAG_TEST_GREP=${grep} does not match "${GERMAN_SUITE}")`);
+      continue;
+    }
+    if (stage === 'de' && (args.tests || args.extensionPath)) {
+      log('de: skipped (--tests / --extension-path debug the runner with the dev stage only)');
+      continue;
+    }
     try {
       let vsix = args.vsix;
       if (stage === 'package' && !vsix) {
@@ -188,7 +220,7 @@ async function main(): Promise<number> {
       }
       results.push(result);
     } catch (err) {
-      results.push({ label: stage === 'dev' ? 'vscode' : 'vscode-package', ok: false, note: err instanceof Error ? err.message : String(err) });
+      results.push({ label: stageLabel(stage), ok: false, note: err instanceof Error ? err.message : String(err) });
     }
     // Print results at once: rebuilding and the next stage take a while.
     const r = results[results.length - 1];

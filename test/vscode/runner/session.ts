@@ -3,7 +3,7 @@
 import { promises as fs } from 'node:fs';
 import path from 'node:path';
 import { drive, type DriveResult } from './driver';
-import { installVsix, startServer, type HostPaths } from './host';
+import { installVsix, registerLanguagePacks, startServer, type HostPaths } from './host';
 
 export interface SessionOptions {
   paths: HostPaths;
@@ -19,6 +19,11 @@ export interface SessionOptions {
   /** Extra environment of the server (the extension host inherits it). */
   env: Record<string, string>;
   timeoutMs: number;
+  /**
+   * Display language (the server's `--locale`), e.g. 'de'. An installed VSIX must contribute it
+   * (`contributes.localizations`), else VS Code stays English.
+   */
+  locale?: string;
 }
 
 export async function runVsCodeSession(o: SessionOptions): Promise<DriveResult> {
@@ -30,7 +35,13 @@ export async function runVsCodeSession(o: SessionOptions): Promise<DriveResult> 
   for (const d of Object.values(dirs)) await fs.mkdir(d, { recursive: true });
   await fs.mkdir(o.resultsDir, { recursive: true });
   for (const vsix of o.vsixes) installVsix(o.paths, vsix, dirs);
-  const server = await startServer(o.paths, dirs, o.env, path.join(o.resultsDir, 'vscode-server.log'));
+  let extraArgs: string[] = [];
+  if (o.locale) {
+    const languages = registerLanguagePacks(dirs);
+    if (!languages.includes(o.locale)) throw new Error(`no installed VSIX contributes the display language ${o.locale} (found: ${languages.join(', ') || 'none'})`);
+    extraArgs = ['--locale', o.locale];
+  }
+  const server = await startServer(o.paths, dirs, o.env, path.join(o.resultsDir, 'vscode-server.log'), extraArgs);
   try {
     return await drive({
       chromium: o.paths.chromium,
