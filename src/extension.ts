@@ -15,6 +15,7 @@ import { IndexingController } from './views/indexing';
 import { Locator } from './views/locations';
 import { createLog, errorMessage } from './views/log';
 import { DocsSearchTool } from './views/lmTool';
+import { LocalModelOffer, OFFER_COMMAND } from './views/localModel';
 import { registerMcpProvider } from './views/mcpProvider';
 import { ENGINE_SETTINGS } from './views/settings';
 import { IndexStatusBar } from './views/statusBar';
@@ -25,7 +26,9 @@ export function activate(context: vscode.ExtensionContext): DocsRagApi {
   const started = performance.now();
   setEngineBundleDir(vscode.Uri.joinPath(context.extensionUri, 'dist').fsPath);
   const log = createLog();
-  const host = new EngineHost(context.storageUri ?? context.globalStorageUri, log, path.join(context.globalStorageUri.fsPath, 'models'));
+  const modelCacheDir = path.join(context.globalStorageUri.fsPath, 'models');
+  const host = new EngineHost(context.storageUri ?? context.globalStorageUri, log, modelCacheDir);
+  const modelOffer = new LocalModelOffer(context.globalState, host, log, modelCacheDir);
   const extracts = new ExtractedTextProvider(host);
   const service = new DocsService(host, new Locator(extracts), log);
   const indexing = new IndexingController(host, log);
@@ -45,6 +48,8 @@ export function activate(context: vscode.ExtensionContext): DocsRagApi {
     vscode.window.registerWebviewViewProvider(DOCS_VIEW_ID, docsView, { webviewOptions: { retainContextWhenHidden: true } }),
     ...registerCommands({ service, indexing, docsView, statusDoc, log }),
     ...registerCitationCommands(extracts),
+    modelOffer,
+    vscode.commands.registerCommand(OFFER_COMMAND, () => modelOffer.offer()),
   );
   if (typeof vscode.chat?.createChatParticipant === 'function') context.subscriptions.push(registerChatParticipant(context, service, log));
   if (typeof vscode.lm?.registerTool === 'function') context.subscriptions.push(vscode.lm.registerTool('docs_search', new DocsSearchTool(service)));
@@ -68,13 +73,15 @@ export function activate(context: vscode.ExtensionContext): DocsRagApi {
       host.reconfigure(restart);
     }),
     vscode.workspace.onDidGrantWorkspaceTrust(() => void restart()),
+    // First use of a large enough index on the builtin embedder: the multilingual model is offered (once).
+    host.onDidIndex(() => void modelOffer.maybeOffer().catch((err) => log.error(`offering the local model failed: ${errorMessage(err)}`))),
   );
   // Heavy work (LanceDB, the first scan) starts after activation has returned.
   const startup = new Promise<void>((resolve) => setTimeout(() => void restart().then(() => resolve()), 0));
   const activationMs = Math.round((performance.now() - started) * 10) / 10;
   const engineLoadedAtActivation = Object.keys(require.cache).some((id) => id.includes(`${'@lancedb'}/lancedb`));
   log.info(`activated in ${activationMs} ms${vscode.workspace.isTrusted ? '' : ' (Restricted Mode: no background indexing, no language models)'}`);
-  return { activationMs, engineLoadedAtActivation, engineModules: loadEngineModules, host, service, docsView, watcher, indexing, restart, startup, mcp };
+  return { activationMs, engineLoadedAtActivation, engineModules: loadEngineModules, host, service, docsView, watcher, indexing, modelOffer, restart, startup, mcp };
 }
 
 export function deactivate(): void {}

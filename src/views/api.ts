@@ -4,6 +4,7 @@ import type { DocsViewProvider } from './docsView';
 import type { EngineHost } from './engineHost';
 import type { EngineModules } from './engineModules';
 import type { IndexingController } from './indexing';
+import type { LocalModelOffer } from './localModel';
 import type { DocsRagMcpProvider } from './mcpProvider';
 import type { DocumentWatcher } from './watcher';
 
@@ -17,6 +18,8 @@ export interface DocsRagApi {
   docsView: DocsViewProvider;
   watcher: DocumentWatcher;
   indexing: IndexingController;
+  /** The offer of the multilingual search model (its answers, its events). */
+  modelOffer: LocalModelOffer;
   /** The engine modules as this extension loaded them (lazily). */
   engineModules(): Promise<EngineModules>;
   /** What the extension does when workspace folders change or trust is granted: restart the watcher, background run. */

@@ -226,9 +226,14 @@ export class EngineHost implements vscode.Disposable {
     return this.folders().map((folder) => {
       const c = engineConfigFromSettings(folder);
       // The same embedder as the reader: the local model where it is downloaded, else builtin for this session.
-      prepareLocalModel(m, c, this.modelCacheDir, this.log, () => this.modelEmitter.fire());
+      prepareLocalModel(m, c, this.modelCacheDir, readSettings(folder).localModelHost, this.log, () => this.modelDownloaded());
       return { key: folder.uri.toString(), name: folder.name, folder: folder.uri.fsPath, storeDir: this.storeDirFor(folder), config: { ingest: c.ingest, chunk: c.chunk, embed: c.embed, enrich: c.enrich } };
     });
+  }
+
+  /** A local embedding model is downloaded now: the indexes reopen to use it (onDidDownloadModel). */
+  modelDownloaded(): void {
+    this.modelEmitter.fire();
   }
 
   /** True while any folder has a run going on or waiting, or changed settings wait to be applied. */

@@ -20,6 +20,8 @@ export interface DocsRagSettings {
   embedder: 'builtin' | 'ollama' | 'local';
   /** docsRag.local.modelPath: a model folder or a known model name; empty = the default model. */
   localModelPath: string;
+  /** docsRag.local.modelHost: a Hugging Face mirror (or local server) the known models are downloaded from; empty = huggingface.co. */
+  localModelHost: string;
   ollamaHost: string;
   ollamaEmbedModel: string;
   chatModel: 'vscode' | 'ollama';
@@ -83,6 +85,7 @@ export function readSettings(scope?: vscode.ConfigurationScope): DocsRagSettings
     ocrMaxPages: Math.max(0, Math.floor(num(c.get('ocr.maxPages'), DEFAULT_OCR_CONFIG.maxPages))),
     embedder: oneOf(c.get('embedder'), ['builtin', 'ollama', 'local'] as const, 'builtin'),
     localModelPath: (c.get<string>('local.modelPath') ?? '').trim(),
+    localModelHost: (c.get<string>('local.modelHost') ?? '').trim(),
     ollamaHost: c.get<string>('ollama.host') || DEFAULT_OLLAMA_HOST,
     ollamaEmbedModel: c.get<string>('ollama.embedModel') || DEFAULT_OLLAMA_EMBED_MODEL,
     chatModel: oneOf(c.get('chatModel'), ['vscode', 'ollama'] as const, 'vscode'),

@@ -9,7 +9,8 @@ import type { AddressInfo } from 'node:net';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { TINY_MODEL_DIR } from '../../scripts/models/tinyEmbedding';
-import { downloadedModelDir, ensureModelDownloaded, LocalEmbedder, type KnownModel } from '../../src/rag/embed';
+import { downloadedModelDir, downloadSize, ensureModelDownloaded, knownModel, LocalEmbedder, modelDownloadBase, TEST_KNOWN_MODELS_ENV, type KnownModel } from '../../src/rag/embed';
+import { MULTILINGUAL_E5_SMALL } from '../../src/rag/embed/localModels';
 import { ModelError } from '../../src/rag/types';
 import { closedPort } from '../helpers/ollamaServer';
 
@@ -141,6 +142,21 @@ describe('local model download (local HTTP server with the tiny model)', functio
     assert.ok(read('onnx/model.onnx').equals(fs.readFileSync(path.join(dir, 'onnx/model.onnx'))));
   });
 
+  it('downloads from a mirror (host): its origin replaces the base\'s, the path stays, the pins still hold', async () => {
+    const model = tinyKnownModel('https://models.invalid');
+    const dir = await ensureModelDownloaded(model, { cacheDir: cache, host: `${served.url}/` });
+    assert.deepEqual(
+      served.requests.map((r) => r.path),
+      ['onnx/model.onnx', 'tokenizer.json'],
+    );
+    assert.equal(downloadedModelDir(model, cache), dir);
+    const bad = Buffer.from(read('tokenizer.json'));
+    bad[3] ^= 1;
+    served.alter.set('tokenizer.json', bad);
+    const other = { ...model, id: 'tiny-embedding-2' };
+    await assert.rejects(ensureModelDownloaded(other, { cacheDir: cache, host: served.url }), /Checksum mismatch for tokenizer\.json/);
+  });
+
   it('without network says so and names the fixes (retry, --model <dir>, builtin)', async () => {
     const model = tinyKnownModel(`http://127.0.0.1:${await closedPort()}`);
     await assert.rejects(ensureModelDownloaded(model, { cacheDir: cache }), (err: unknown) => {
@@ -154,5 +170,38 @@ describe('local model download (local HTTP server with the tiny model)', functio
       );
     });
     assert.equal(downloadedModelDir(model, cache), undefined);
+  });
+});
+
+describe('known models', () => {
+  it('pins the int8 export that is safe on every x86 CPU (onnx/model_quantized.onnx at a fixed revision), about 135 MB', () => {
+    const m = MULTILINGUAL_E5_SMALL;
+    assert.match(m.base, /^https:\/\/huggingface\.co\/Xenova\/multilingual-e5-small\/resolve\/[0-9a-f]{40}$/);
+    assert.equal(m.dtype, 'q8');
+    const weights = m.files.find((f) => f.path.startsWith('onnx/'));
+    assert.deepEqual([weights?.path, weights?.source], ['onnx/model_quantized.onnx', 'onnx/model_quantized.onnx']);
+    assert.ok(m.files.every((f) => !/avx|vnni|arm64/i.test(f.source ?? '')), 'no CPU-specific export');
+    for (const f of m.files.filter((x) => x.source)) assert.ok(f.size && /^[0-9a-f]{64}$/.test(f.sha256 ?? ''), `${f.path} pinned`);
+    assert.equal(Math.round(downloadSize(m) / 1e6), 135);
+  });
+
+  it('a mirror host keeps the model\'s path: /<owner>/<repo>/resolve/<revision>', () => {
+    assert.equal(modelDownloadBase(MULTILINGUAL_E5_SMALL, ' https://hf-mirror.example/ '), MULTILINGUAL_E5_SMALL.base.replace('https://huggingface.co', 'https://hf-mirror.example'));
+    assert.equal(modelDownloadBase(MULTILINGUAL_E5_SMALL, ''), MULTILINGUAL_E5_SMALL.base);
+  });
+
+  it(`${TEST_KNOWN_MODELS_ENV} adds models for the tests, and never replaces a built-in one`, () => {
+    const saved = process.env[TEST_KNOWN_MODELS_ENV];
+    try {
+      assert.equal(knownModel('tiny-embedding'), undefined);
+      process.env[TEST_KNOWN_MODELS_ENV] = JSON.stringify([tinyKnownModel('http://127.0.0.1:9'), { ...MULTILINGUAL_E5_SMALL, base: 'http://evil.invalid' }]);
+      assert.equal(knownModel('tiny-embedding')?.dimension, 32);
+      assert.equal(knownModel('multilingual-e5-small'), MULTILINGUAL_E5_SMALL);
+      process.env[TEST_KNOWN_MODELS_ENV] = 'not json';
+      assert.equal(knownModel('tiny-embedding'), undefined);
+    } finally {
+      if (saved === undefined) delete process.env[TEST_KNOWN_MODELS_ENV];
+      else process.env[TEST_KNOWN_MODELS_ENV] = saved;
+    }
   });
 });

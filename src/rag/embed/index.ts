@@ -9,7 +9,7 @@ import { OllamaEmbedder } from './ollama';
 export { BUILTIN_DIMENSION, BUILTIN_MODEL, BuiltinEmbedder, embedBuiltin } from './builtin';
 export { OllamaEmbedder, type OllamaEmbedderOptions } from './ollama';
 export { LocalEmbedder, resolveLocalModel, type LocalEmbedderOptions } from './local';
-export { KNOWN_MODELS, downloadSize, knownModel, type KnownModel } from './localModels';
+export { KNOWN_MODELS, downloadSize, knownModel, modelDownloadBase, TEST_KNOWN_MODELS_ENV, type KnownModel } from './localModels';
 export { defaultModelCacheDir, downloadedModelDir, ensureModelDownloaded, type DownloadProgress } from './modelDownload';
 export { taskPrefixes, type TaskPrefixes } from './prefixes';
 

@@ -103,8 +103,44 @@ export const MULTILINGUAL_E5_SMALL: KnownModel = {
 
 export const KNOWN_MODELS: KnownModel[] = [MULTILINGUAL_E5_SMALL];
 
+/**
+ * Extra known models for the extension tests only: a JSON array of KnownModel in this environment variable (the
+ * real-VS-Code runner sets it to the tiny generated model, so the download offer can be tested against a local server
+ * with sums that match). Entries never replace a built-in model of the same id.
+ */
+export const TEST_KNOWN_MODELS_ENV = 'DOCS_RAG_TEST_KNOWN_MODELS';
+
+let testModels: { raw: string; models: KnownModel[] } | undefined;
+
+function testKnownModels(): KnownModel[] {
+  const raw = process.env[TEST_KNOWN_MODELS_ENV];
+  if (!raw) return [];
+  if (testModels?.raw !== raw) {
+    let models: KnownModel[] = [];
+    try {
+      const parsed: unknown = JSON.parse(raw);
+      if (Array.isArray(parsed)) models = parsed.filter((m): m is KnownModel => !!m && typeof m.id === 'string' && typeof m.base === 'string' && Array.isArray(m.files));
+    } catch {
+      // not JSON: no extra models
+    }
+    testModels = { raw, models };
+  }
+  return testModels.models;
+}
+
 export function knownModel(id: string): KnownModel | undefined {
-  return KNOWN_MODELS.find((m) => m.id === id);
+  return KNOWN_MODELS.find((m) => m.id === id) ?? testKnownModels().find((m) => m.id === id);
+}
+
+/**
+ * The download base of a model on a mirror: `host` (e.g. `https://hf-mirror.example` or a local server) replaces the
+ * scheme, host and port of the model's base and keeps its path (`/<owner>/<repo>/resolve/<revision>`), the layout
+ * Hugging Face mirrors serve. The pinned sizes and SHA-256 still decide what is accepted. Empty: the model's own base.
+ */
+export function modelDownloadBase(model: KnownModel, host?: string): string {
+  const mirror = host?.trim().replace(/\/+$/, '');
+  if (!mirror) return model.base;
+  return `${mirror}${new URL(model.base).pathname}`.replace(/\/+$/, '');
 }
 
 /** Bytes to download for a model (the inline files are written, not fetched). */

@@ -7,7 +7,7 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { ModelError } from '../types';
-import { downloadSize, type KnownModel, type ModelFile } from './localModels';
+import { downloadSize, modelDownloadBase, type KnownModel, type ModelFile } from './localModels';
 
 /** Written last into a complete model folder: what was verified. */
 export const COMPLETE_MARKER = 'docs-rag-model.json';
@@ -23,6 +23,8 @@ export interface DownloadOptions {
   cacheDir: string;
   /** Replaces the model's download base (a mirror, or a test server). */
   baseUrl?: string;
+  /** A mirror's origin that replaces the base's scheme, host and port (modelDownloadBase); ignored with baseUrl. */
+  host?: string;
   onProgress?(p: DownloadProgress): void;
   signal?: AbortSignal;
 }
@@ -115,7 +117,7 @@ export async function ensureModelDownloaded(model: KnownModel, opts: DownloadOpt
   if (done) return done;
   const partialDir = path.join(opts.cacheDir, `${model.id}.partial`);
   fs.mkdirSync(partialDir, { recursive: true });
-  const base = (opts.baseUrl ?? model.base).replace(/\/+$/, '');
+  const base = (opts.baseUrl ?? modelDownloadBase(model, opts.host)).replace(/\/+$/, '');
   const total = downloadSize(model);
   let received = 0;
   const remote = model.files.filter((f) => f.source);

@@ -116,8 +116,12 @@ export async function gatherCandidates(store: IndexStore, embedder: Embedder, r:
       ),
     ]),
   );
+  // The index still holds another embedder's vectors (the embedder setting just changed and the run that re-embeds it
+  // has not rebuilt the tables yet): their space is not the query's, so this search is keyword-only until then.
+  const recorded = store.meta()?.embedder;
+  const otherVectors = !!recorded && (recorded.id !== embedder.id || (embedder.id !== 'builtin' && recorded.model !== embedder.model));
   const vectorRun = (async () => {
-    if (vectorTexts.length === 0) return { vectors: [] as Float32Array[], lists: [] as SearchHit[][], embedMs: 0, searchMs: 0 };
+    if (vectorTexts.length === 0 || otherVectors) return { vectors: [] as Float32Array[], lists: vectorTexts.map(() => [] as SearchHit[]), embedMs: 0, searchMs: 0 };
     // Queries (the query and its variants) get the model's query prefix; HyDE passages are documents and get the
     // document prefix (embed/prefixes.ts). Output order = vectorTexts order.
     const queryCount = vectorTexts.length - r.vectorOnly.length;

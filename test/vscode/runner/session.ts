@@ -4,6 +4,7 @@ import { promises as fs } from 'node:fs';
 import path from 'node:path';
 import { drive, type DriveResult } from './driver';
 import { installVsix, registerLanguagePacks, startServer, type HostPaths } from './host';
+import { testKnownModel } from './testModel';
 
 export interface SessionOptions {
   paths: HostPaths;
@@ -68,5 +69,7 @@ export function testEnv(repo: string, resultsDir: string, stage: string, workspa
     DOCS_RAG_TEST_WORKSPACE: workspace,
     DOCS_RAG_REPO: repo,
     DOCS_RAG_SHARED: process.env.DOCS_RAG_SHARED ?? path.resolve(repo, '../shared'),
+    // The tiny model as a known, downloadable model (testModel.ts): the download offer's tests serve it locally.
+    DOCS_RAG_TEST_KNOWN_MODELS: JSON.stringify([testKnownModel(repo)]),
   };
 }

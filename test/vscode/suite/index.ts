@@ -29,6 +29,7 @@ export async function run(): Promise<void> {
     require('./multiroot.test');
     require('./ollama.test');
     require('./localEmbedder.test');
+    require('./modelOffer.test');
     require('./watcher.test');
     require('./settings.test');
   }
