@@ -7,7 +7,7 @@ import { INDEXING_NODE_FLAGS, withIndexingFlags } from '../../src/indexProcess/p
 describe('indexing process node flags', () => {
   it('adds INDEXING_NODE_FLAGS before the inherited flags; a flag the user set keeps their value', () => {
     assert.deepEqual(withIndexingFlags(['--import', 'tsx']), [...INDEXING_NODE_FLAGS, '--import', 'tsx']);
-    assert.deepEqual(withIndexingFlags(['--max-semi-space-size=8']), ['--optimize-for-size', '--max-semi-space-size=8']);
+    assert.deepEqual(withIndexingFlags(['--max-semi-space-size=8']), ['--heap-growing-percent=20', '--max-semi-space-size=8']);
   });
 
   it('keeps V8\'s young generation small in a process started with them', () => {
