@@ -11,38 +11,9 @@ import { EngineHost } from '../../../src/views/engineHost';
 import { ExtractedTextProvider } from '../../../src/views/extractProvider';
 import { Locator } from '../../../src/views/locations';
 import { driverAvailable, evaluate, screenshot } from '../runner/driverClient';
-import { api, fileUri, flat, folder, rangeText, sameRange, textAt, waitUntil } from './helpers';
+import { api, fileUri, flat, folder, rangeText, recordingStream, sameRange, textAt, waitUntil, type Recorded } from './helpers';
 import { testLog } from './testLog';
 
-type Recorded =
-  | { kind: 'markdown'; text: string; trusted: boolean; html: boolean }
-  | { kind: 'anchor'; location: vscode.Location; title?: string }
-  | { kind: 'reference'; location: vscode.Location }
-  | { kind: 'button'; command: vscode.Command }
-  | { kind: 'progress'; text: string };
-
-/** Records what the participant writes (stands in for the response stream VS Code passes to the handler). */
-function recordingStream(): { stream: vscode.ChatResponseStream; parts: Recorded[] } {
-  const parts: Recorded[] = [];
-  const md = (v: string | vscode.MarkdownString) => (typeof v === 'string' ? v : v.value);
-  const stream = {
-    markdown: (v: string | vscode.MarkdownString) =>
-      parts.push({ kind: 'markdown', text: md(v), trusted: typeof v === 'string' ? true : v.isTrusted !== undefined && v.isTrusted !== false, html: typeof v !== 'string' && v.supportHtml === true }),
-    anchor: (v: vscode.Uri | vscode.Location, title?: string) => {
-      assert.ok(v instanceof vscode.Location, 'anchors carry a Location with a range');
-      parts.push({ kind: 'anchor', location: v, title });
-    },
-    reference: (v: vscode.Uri | vscode.Location) => {
-      assert.ok(v instanceof vscode.Location, 'references carry a Location with a range');
-      parts.push({ kind: 'reference', location: v });
-    },
-    button: (command: vscode.Command) => parts.push({ kind: 'button', command }),
-    progress: (text: string) => parts.push({ kind: 'progress', text }),
-    filetree: () => undefined,
-    push: () => undefined,
-  } as unknown as vscode.ChatResponseStream;
-  return { stream, parts };
-}
 
 async function testModel(): Promise<vscode.LanguageModelChat> {
   const models = await vscode.lm.selectChatModels({ vendor: 'copilot' });

@@ -12,7 +12,7 @@ import * as vscode from 'vscode';
 import { createChatHandler, type DocsChatResult } from '../../../src/views/chatParticipant';
 import { driverAvailable, evaluate, fill, press, screenshot, waitFor } from '../runner/driverClient';
 import type { FrameTarget } from '../runner/protocol';
-import { api, EXTENSION_ID, searchFor, waitUntil } from './helpers';
+import { api, EXTENSION_ID, recordingStream, searchFor, waitUntil } from './helpers';
 import { testLog } from './testLog';
 
 const view: FrameTarget = { frame: 'webview', webviewUrlIncludes: 'purpose=webviewView' };
@@ -115,20 +115,12 @@ describe('German display language (--locale de)', () => {
     const a = await api();
     const [model] = await vscode.lm.selectChatModels({ vendor: 'copilot' });
     assert.ok(model, 'the test language model (vendor copilot) is installed');
-    const progress: string[] = [];
-    const stream = {
-      markdown: () => undefined,
-      anchor: () => undefined,
-      reference: () => undefined,
-      button: () => undefined,
-      progress: (text: string) => progress.push(text),
-      filetree: () => undefined,
-      push: () => undefined,
-    } as unknown as vscode.ChatResponseStream;
+    const { stream, parts } = recordingStream();
     const request = { prompt: QUESTION, command: undefined, model, references: [], toolReferences: [], toolInvocationToken: undefined } as unknown as vscode.ChatRequest;
     const cts = new vscode.CancellationTokenSource();
     const result = (await createChatHandler(a.service, testLog())(request, { history: [] } as unknown as vscode.ChatContext, stream, cts.token)) as DocsChatResult;
     assert.equal(result.errorDetails, undefined, result.errorDetails?.message);
+    const progress = parts.flatMap((p) => (p.kind === 'progress' ? [p.text] : []));
     assert.ok(progress.includes(de('Searching the documents…')), progress.join(' | '));
     assert.ok(progress.includes(de('Writing the answer with {0}…').replace('{0}', model.name)), progress.join(' | '));
     assert.ok(!progress.some((t) => /Searching the documents|Writing the answer/.test(t)), `no English progress: ${progress.join(' | ')}`);

@@ -85,3 +85,33 @@ export async function quiet(a: DocsRagApi, what: string, indexed: () => Promise<
     return (await indexed()) && !a.watcher.hasPending() && !a.host.busy();
   }, timeoutMs, 300);
 }
+
+export type Recorded =
+  | { kind: 'markdown'; text: string; trusted: boolean; html: boolean }
+  | { kind: 'anchor'; location: vscode.Location; title?: string }
+  | { kind: 'reference'; location: vscode.Location }
+  | { kind: 'button'; command: vscode.Command }
+  | { kind: 'progress'; text: string };
+
+/** Records what the participant writes (stands in for the response stream VS Code passes to the handler). */
+export function recordingStream(): { stream: vscode.ChatResponseStream; parts: Recorded[] } {
+  const parts: Recorded[] = [];
+  const md = (v: string | vscode.MarkdownString) => (typeof v === 'string' ? v : v.value);
+  const stream = {
+    markdown: (v: string | vscode.MarkdownString) =>
+      parts.push({ kind: 'markdown', text: md(v), trusted: typeof v === 'string' ? true : v.isTrusted !== undefined && v.isTrusted !== false, html: typeof v !== 'string' && v.supportHtml === true }),
+    anchor: (v: vscode.Uri | vscode.Location, title?: string) => {
+      assert.ok(v instanceof vscode.Location, 'anchors carry a Location with a range');
+      parts.push({ kind: 'anchor', location: v, title });
+    },
+    reference: (v: vscode.Uri | vscode.Location) => {
+      assert.ok(v instanceof vscode.Location, 'references carry a Location with a range');
+      parts.push({ kind: 'reference', location: v });
+    },
+    button: (command: vscode.Command) => parts.push({ kind: 'button', command }),
+    progress: (text: string) => parts.push({ kind: 'progress', text }),
+    filetree: () => undefined,
+    push: () => undefined,
+  } as unknown as vscode.ChatResponseStream;
+  return { stream, parts };
+}
