@@ -1,4 +1,4 @@
-// `npm run bench [-- index|search|scale|fts5|all] [options]`: a small dispatcher over the benchmark modules in bench/.
+// `npm run bench [-- index|search|scale|fts5|remote|all] [options]`: a small dispatcher over the benchmark modules in bench/.
 // Each module exports `run(argv): Promise<void>` and prints its command and figures.
 type BenchModule = { run(argv: string[]): Promise<void> };
 
@@ -7,6 +7,7 @@ const benches: Record<string, () => Promise<BenchModule>> = {
   search: () => import('./searchBench'),
   scale: () => import('./scaleBench'),
   fts5: () => import('./fts5'),
+  remote: () => import('./remoteBench'),
 };
 
 async function main(): Promise<void> {

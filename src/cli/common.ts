@@ -6,6 +6,7 @@ import * as path from 'node:path';
 import { parseArgs, type ParseArgsConfig } from 'node:util';
 import { DEFAULT_STORE_DIRNAME } from '../rag/config';
 import { checkDefaultStore } from '../rag/store/location';
+import { StoreUriError, looksLikeUri, parseStoreUri } from '../rag/store/remote';
 
 export class UsageError extends Error {}
 
@@ -119,10 +120,19 @@ export function parse<T extends NonNullable<ParseArgsConfig['options']>>(argv: s
 /**
  * Default store: <folder>/.docs-rag, always absolute (LanceDB treats some relative paths as cloud URIs). When the folder is
  * read-only and has no index yet, the index goes to the user's cache instead (said on stderr), so read-only document
- * folders can still be indexed and searched. A `.docs-rag` that is or holds a symbolic link is refused (checkDefaultStore):
+ * folders can still be indexed and searched. A --store that looks like a URI (s3://bucket/path) names a remote store, and
+ * one that is not supported or malformed is a usage error: it never becomes a local folder named `s3:`. A `.docs-rag` that is or holds a symbolic link is refused (checkDefaultStore):
  * it came with the folder and could send the index's writes outside it; a --store the user gives is used as given.
  */
 export function resolveStore(folder: string, store?: string): string {
+  if (store && looksLikeUri(store)) {
+    try {
+      return parseStoreUri(store).uri;
+    } catch (err) {
+      if (err instanceof StoreUriError) throw new UsageError(`--store: ${err.message}`);
+      throw err;
+    }
+  }
   if (store) return path.resolve(store);
   const inFolder = path.resolve(folder, DEFAULT_STORE_DIRNAME);
   checkDefaultStore(path.resolve(folder), inFolder);

@@ -62,6 +62,8 @@ export async function run(argv: string[]): Promise<number> {
     embedderOverride: explicit,
     // Flags not given keep the index's recorded settings (which files, read how, enriched how).
     settingsFromIndex: true,
+    // The builder of a team's remote store writes it; every other command opens one read-only.
+    readOnly: false,
   });
   const bar = process.stderr.isTTY ? new ProgressBar() : null;
   const controller = new AbortController();
@@ -107,7 +109,7 @@ export async function run(argv: string[]): Promise<number> {
   if (values.json) {
     printJson({ files: result.files, chunks: result.chunks, unchanged: result.unchanged, errors: result.errors, ms: result.ms, ...extras(result, report, backgroundPid) });
   } else {
-    process.stdout.write(summary(result, engine.storeDir, report, backgroundPid));
+    process.stdout.write(summary(result, engine.storeUri, report, backgroundPid));
   }
   // Interrupted by Ctrl+C: the index is consistent, but the run did not complete.
   return result.cancelled ? 130 : 0;

@@ -8,6 +8,7 @@ import { FolderWatcher } from '../mcp/watch';
 import { MCP_PATH, serveHttp } from '../mcp/http';
 import type { DocsRagTools as Tools } from '../mcp/tools';
 import { UsageError, parse, requireFolder, resolveStore } from './common';
+import { ReadOnlyStoreError, looksLikeUri } from '../rag/store/remote';
 import { INGEST_FLAGS, ingestOverrides } from './ingestOptions';
 import { prepareLocalModel } from './localModel';
 import { embedOverrides, translateOverride } from './searchOptions';
@@ -34,6 +35,8 @@ export async function run(argv: string[]): Promise<number> {
 
   const log = values.quiet ? () => undefined : (m: string) => process.stderr.write(`docs-rag mcp: ${m}\n`);
   const storeDir = resolveStore(folder, values.store);
+  const remote = looksLikeUri(storeDir);
+  if (remote && values.watch) throw new UsageError(`--watch: ${new ReadOnlyStoreError(storeDir).message}`);
   const access = new IndexAccess({ folder, storeDir, config: { embed, ingest: ingestOverrides(values) }, embedderOverride: embed.provider !== undefined, settingsFromIndex: true, log });
   const translate = translateOverride(values.translate).translateQuestion;
   const tools = new DocsRagTools({ access, model: values.model, ollamaHost: values['ollama-host'], translate, log });
@@ -45,6 +48,8 @@ export async function run(argv: string[]): Promise<number> {
     if (!Number.isInteger(port) || port < 0 || port > 65535) throw new UsageError(`--http takes a port number (0 picks a free one), got "${values.http}"`);
   }
 
+  // A remote store's small files come into their local mirror when it is opened: before the first "is there an index?".
+  if (remote) await access.use(async () => undefined, { requireIndex: false });
   if (port !== undefined) return serveOverHttp(tools, access, watcher, port, log);
   const transport = new StdioLineTransport();
   let resolveDone!: () => void;

@@ -7,6 +7,8 @@ import { createRetriever } from '../rag/search';
 import { hitToJson } from '../rag/search/hitJson';
 import { formatTrace } from '../rag/search/trace';
 import { UsageError, parse, printJson, requireFolder, resolveStore } from './common';
+import { looksLikeUri } from '../rag/store/remote';
+import { compareLocalCopies } from '../rag/search/localCopy';
 import { prepareLocalModel } from './localModel';
 import { SEARCH_FLAGS, chatModelFrom, embedOverrides, searchOverrides } from './searchOptions';
 
@@ -22,7 +24,7 @@ export async function run(argv: string[]): Promise<number> {
   const k = values.k === undefined ? 10 : Number(values.k);
   if (!Number.isInteger(k) || k < 1 || k > 1000) throw new UsageError('--k must be a whole number from 1 to 1000');
   const storeDir = resolveStore(folder, values.store);
-  if (!fs.existsSync(storeDir)) {
+  if (!looksLikeUri(storeDir) && !fs.existsSync(storeDir)) {
     process.stderr.write(`docs-rag: no index at ${storeDir}. Build it first: docs-rag index ${folder}${values.store ? ` --store ${values.store}` : ''}\n`);
     return 1;
   }
@@ -38,7 +40,9 @@ export async function run(argv: string[]): Promise<number> {
     const retriever = createRetriever(engine, { config: values.config, chatModel, overrides: searchOverrides(values), detect: detectLanguage });
     const result = await retriever.retrieve(positionals[0], { k, context: values.trace ? true : false });
     for (const w of result.warnings) process.stderr.write(`docs-rag: warning: ${w}\n`);
-    const hits = result.hits.map(hitToJson);
+    // A team's remote index quotes the builder's files: each cited file of this folder is compared with the one indexed.
+    const copies = engine.store.remote ? await compareLocalCopies(folder, result.hits.map((h) => h.passage)) : null;
+    const hits = result.hits.map((h) => (copies ? { ...hitToJson(h), localCopy: copies.get(h.passage.path) } : hitToJson(h)));
     if (values.json) {
       printJson(values.trace ? { results: hits, trace: result.trace, analysis: result.analysis } : { results: hits });
       return 0;
@@ -48,8 +52,9 @@ export async function run(argv: string[]): Promise<number> {
       const where = h.page !== undefined ? `p. ${h.page}${h.pageEnd ? `-${h.pageEnd}` : ''}` : h.startLine !== undefined ? `L${h.startLine}-${h.endLine}` : h.quote ? `"${h.quote.slice(0, 40)}…"` : '';
       const snippet = printableText(h.text.replace(/\s+/g, ' ').slice(0, 160));
       const ocr = h.ocr ? `  (${h.ocr.note}, confidence ${h.ocr.confidence}%)` : '';
+      const copy = 'localCopy' in h && h.localCopy !== 'same' ? `  (${h.localCopy === 'differs' ? 'your copy differs from the indexed one' : 'not in your folder'})` : '';
       // File names, headings and quotes are untrusted: no control character reaches the terminal.
-      process.stdout.write(`${String(i + 1).padStart(2)}. ${printableName(`${h.path} ${where}`)}  [${h.score.toFixed(4)}]${ocr} ${h.heading ? `— ${printableName(h.heading)}` : ''}\n    ${snippet}\n`);
+      process.stdout.write(`${String(i + 1).padStart(2)}. ${printableName(`${h.path} ${where}`)}  [${h.score.toFixed(4)}]${ocr}${copy} ${h.heading ? `— ${printableName(h.heading)}` : ''}\n    ${snippet}\n`);
     });
     if (values.trace) {
       const a = result.analysis;

@@ -5,6 +5,7 @@ import { META_FILE } from '../rag/store/meta';
 import { DEFAULT_EXCLUDE, DEFAULT_INCLUDE, type RecordedSettings } from '../rag/config';
 import { statusReport } from '../rag/status';
 import { parse, printJson, requireFolder, resolveStore } from './common';
+import { looksLikeUri } from '../rag/store/remote';
 import { printableName, printableText } from '../rag/text/printable';
 import * as path from 'node:path';
 
@@ -14,15 +15,18 @@ export async function run(argv: string[]): Promise<number> {
   const storeDir = resolveStore(folder, values.store);
   // The repair and build hints name the same store as this command: without --store they would build a second index.
   const indexCommand = (...flags: string[]) => ['docs-rag index', shellWord(folder), ...(values.store ? ['--store', shellWord(storeDir)] : []), ...flags].join(' ');
-  if (!fs.existsSync(path.join(storeDir, META_FILE))) {
+  // A remote store is opened to know (its small files come into their mirror), a local one is not created by asking.
+  const remote = looksLikeUri(storeDir);
+  const store = remote || fs.existsSync(path.join(storeDir, META_FILE)) ? await openStore(storeDir) : null;
+  if (!store?.meta()) {
+    await store?.close();
     const msg = `No index at ${storeDir}. Build it with: ${indexCommand()}`;
     if (values.json) printJson({ indexed: false, store: storeDir, message: msg });
     else process.stderr.write(`docs-rag: ${msg}\n`);
     return values.json ? 0 : 1;
   }
-  const store = await openStore(storeDir);
   try {
-    const report = await statusReport(store, folder, storeDir);
+    const report = await statusReport(store, folder, store.uri);
     const { files: byStatus, passages, problems, embedder, lastRun } = report;
     if (values.json) {
       printJson(report);

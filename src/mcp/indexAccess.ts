@@ -8,8 +8,12 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { DEFAULT_STORE_DIRNAME } from '../rag/config';
+import { storeLocation } from '../rag/store/remote';
 import { openEngine, type Engine, type EngineConfigOverrides } from '../rag/engine';
 import { META_FILE } from '../rag/store/meta';
+
+/** How often a long-lived server takes a remote store's newer small files. */
+const REMOTE_REFRESH_MS = 60_000;
 
 export class IndexMissingError extends Error {}
 
@@ -33,6 +37,7 @@ export class IndexAccess {
   private slot: Slot | null = null;
   private opening: Promise<Slot> | null = null;
   private closed = false;
+  private refreshedAt = Date.now();
 
   constructor(readonly o: IndexAccessOptions) {}
 
@@ -44,9 +49,9 @@ export class IndexAccess {
     return this.o.storeDir;
   }
 
-  /** True when the store has been created by an index run (meta.json exists). */
+  /** True when the store has been created by an index run (meta.json exists; a remote store's: in its mirror). */
   hasIndex(): boolean {
-    return fs.existsSync(path.join(this.o.storeDir, META_FILE));
+    return fs.existsSync(path.join(storeLocation(this.o.storeDir).dir, META_FILE));
   }
 
   missingMessage(): string {
@@ -112,6 +117,12 @@ export class IndexAccess {
 
   /** The engine no longer matches the index on disk: opened before the tables existed, or another embedder rebuilt it. */
   private async stale(engine: Engine): Promise<boolean> {
+    // A team's remote store: the builder's newer small files (meta.json, vocabulary) are taken at most once a minute;
+    // the tables themselves are read at their latest version on every query.
+    if (engine.store.remote && Date.now() - this.refreshedAt > REMOTE_REFRESH_MS) {
+      await engine.store.refresh();
+      this.refreshedAt = Date.now();
+    }
     const meta = engine.store.meta();
     if (!meta) return false;
     const e = engine.embedder;

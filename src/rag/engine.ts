@@ -11,11 +11,22 @@ import type { IndexStore } from './store/types';
 import type { Embedder } from './types';
 import { prepareWorkerPath } from './index/prepareFile';
 import { WriteQueue } from './index/writeQueue';
-import { tryAcquireWriterLock } from './index/writerLock';
+import { acquireWriterLock, WriterLockBusyError, type AcquireOptions } from './index/writerLock';
+import { ReadOnlyStoreError, storeLocation } from './store/remote';
 
 export interface Engine {
   folder: string;
+  /** The local folder of the store's small files and writer lock (a remote store's mirror: see store/remote.ts). */
   storeDir: string;
+  /** What the store was opened at: storeDir, or the object-store URI. */
+  storeUri: string;
+  /** Opened read-only (a team member's remote store): every write is refused with a ReadOnlyStoreError. */
+  readOnly: boolean;
+  /**
+   * Takes the cross-process writer lock (index/writerLock.ts), the gate of every write to the index; throws a
+   * ReadOnlyStoreError when the engine is read-only.
+   */
+  acquireWriter(o: AcquireOptions): Promise<() => void>;
   store: IndexStore;
   embedder: Embedder;
   config: EngineConfig;
@@ -44,8 +55,13 @@ export interface EngineConfigOverrides {
 
 export interface OpenEngineOptions {
   folder: string;
-  /** Default: <folder>/.docs-rag. Always made absolute. */
+  /** Default: <folder>/.docs-rag. A folder (made absolute) or an object-store URI (store/remote.ts). */
   storeDir?: string;
+  /**
+   * Refuse every write. Default: a remote store is read-only (a team member's view), a local one writable; the
+   * builder's `docs-rag index` opens a remote store with false.
+   */
+  readOnly?: boolean;
   config?: EngineConfigOverrides;
   /**
    * True when the caller chose the embedder (config.embed) explicitly. Otherwise the embedder recorded in the index is used
@@ -80,23 +96,29 @@ export function mergeConfig(overrides: EngineConfigOverrides = {}, recorded?: Re
   return out as unknown as EngineConfig;
 }
 
-/** The configuration an engine on `storeDir` runs with (see OpenEngineOptions.settingsFromIndex). */
-export function engineConfig(o: Pick<OpenEngineOptions, 'config' | 'settingsFromIndex'>, storeDir: string): EngineConfig {
+/**
+ * The configuration an engine on the store `at` (a folder or a URI) runs with (see OpenEngineOptions.settingsFromIndex).
+ * A remote store's settings are read from its mirror, as the last opening of the store left it.
+ */
+export function engineConfig(o: Pick<OpenEngineOptions, 'config' | 'settingsFromIndex'>, at: string): EngineConfig {
+  const location = storeLocation(at);
   // The settings recorded by an index made elsewhere (e.g. following symbolic links out of the folder) are not taken.
-  const meta = o.settingsFromIndex ? readMeta(storeDir) : null;
-  return mergeConfig(o.config, meta && meta.home === storeHome(storeDir) ? readRecordedSettings(meta.settings) : undefined);
+  const meta = o.settingsFromIndex ? readMeta(location.dir) : null;
+  const home = location.remote ? location.uri : storeHome(location.dir);
+  return mergeConfig(o.config, meta && meta.home === home ? readRecordedSettings(meta.settings) : undefined);
 }
 
 export async function openEngine(o: OpenEngineOptions): Promise<Engine> {
   const folder = path.resolve(o.folder);
-  const storeDir = path.resolve(o.storeDir ?? path.join(folder, DEFAULT_STORE_DIRNAME));
-  if (!o.storeDir) checkDefaultStore(folder, storeDir);
-  const config = engineConfig(o, storeDir);
-  const store = await openStore(storeDir);
+  if (!o.storeDir) checkDefaultStore(folder, path.join(folder, DEFAULT_STORE_DIRNAME));
+  const store = await openStore(o.storeDir ?? path.join(folder, DEFAULT_STORE_DIRNAME));
+  const storeDir = store.dir;
+  const readOnly = o.readOnly ?? store.remote;
+  const config = engineConfig(o, store.uri);
   const warnings: string[] = [];
   const opened = store.meta();
   // An index that came with the folder (copied or cloned) is not this program's work on these files: said until a run rebuilds it.
-  if (opened && opened.home !== storeHome(storeDir)) {
+  if (opened && opened.home !== store.home()) {
     warnings.push('This index was not built in this place (copied or cloned with the folder, or made by an older version): its passages are not verified against the files until the next index run rebuilds it.');
   }
   const recorded = opened?.embedder;
@@ -116,9 +138,16 @@ export async function openEngine(o: OpenEngineOptions): Promise<Engine> {
   let closed = false;
   // Optimize writes too: it takes the cross-process writer lock, and is skipped while another process writes (that
   // writer's own run ends with an optimize, or schedules one).
+  const acquireWriter = async (lock: AcquireOptions) => {
+    if (readOnly) throw new ReadOnlyStoreError(store.uri);
+    return acquireWriterLock(storeDir, lock);
+  };
   const underLock = <T>(work: () => Promise<T>) =>
     queue.run(async (): Promise<T | undefined> => {
-      const release = await tryAcquireWriterLock(storeDir, 'optimizing');
+      const release = await acquireWriter({ wait: false, purpose: 'optimizing' }).catch((err) => {
+        if (err instanceof WriterLockBusyError) return null;
+        throw err;
+      });
       if (!release) return undefined;
       try {
         return await work();
@@ -132,6 +161,9 @@ export async function openEngine(o: OpenEngineOptions): Promise<Engine> {
   return {
     folder,
     storeDir,
+    storeUri: store.uri,
+    readOnly,
+    acquireWriter,
     store,
     embedder,
     config,

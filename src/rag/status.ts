@@ -57,7 +57,7 @@ export async function statusReport(store: IndexStore, folder: string, storeDir: 
     files: { total: records.length, ...byStatus },
     passages,
     vectors,
-    vectorIndex: readVectorIndexInfo(storeDir),
+    vectorIndex: readVectorIndexInfo(store.dir),
     links: graph?.links ?? 0,
     linksByKind: graph?.byKind ?? { link: 0, reference: 0, name: 0, definition: 0 },
     unresolvedLinks: graph?.unresolved ?? 0,

@@ -8,6 +8,7 @@ import type { IndexProgress, IndexRunResult } from '../rag/index/indexer';
 import { defaultConfig, type EngineConfig } from '../rag/config';
 import { lanceCpuSupport } from '../rag/store/cpu';
 import { META_FILE } from '../rag/store/meta';
+import { looksLikeUri, storeLocation } from '../rag/store/remote';
 import type { FileRecord, IndexMeta } from '../rag/store/types';
 import { errorMessage, type Log } from './log';
 import { indexWorkerPath, loadEngineModules, searchWorkerPath } from './engineModules';
@@ -60,6 +61,9 @@ export function engineConfigFromSettings(folder: vscode.WorkspaceFolder): Engine
   return config;
 }
 
+/** How often the readers of team indexes (docsRag.store) take what their builders published. */
+const TEAM_REFRESH_MS = 5 * 60_000;
+
 export class EngineHost implements vscode.Disposable {
   private readonly engines = new Map<string, Promise<ReaderEngine>>();
   /** Requests sent to the indexing process and not answered yet. */
@@ -86,6 +90,7 @@ export class EngineHost implements vscode.Disposable {
    * SIGILL at the first instruction, so neither is started: indexing and search fail with this sentence instead.
    */
   readonly cpuProblem: string | undefined;
+  private readonly teamRefresh: NodeJS.Timeout;
 
   constructor(
     private readonly storageRoot: vscode.Uri,
@@ -102,6 +107,8 @@ export class EngineHost implements vscode.Disposable {
     });
     this.worker.onDidCrash(({ reason }) => this.setState({ kind: 'error', message: reason }));
     this.searcher = new SearchProcess(searchWorkerPath(), log);
+    this.teamRefresh = setInterval(() => this.refreshTeamIndexes(), TEAM_REFRESH_MS);
+    this.teamRefresh.unref?.();
     const { missing } = lanceCpuSupport();
     if (missing.length) {
       this.cpuProblem = vscode.l10n.t(
@@ -134,8 +141,29 @@ export class EngineHost implements vscode.Disposable {
     return this.folders().find((f) => f.uri.toString() === uri);
   }
 
-  /** Index location: workspace storage (never inside the user's files), one sub-folder per workspace folder. */
+  /**
+   * The team's shared index the folder reads (docsRag.store, a URI: store/remote.ts), or undefined. Such an index is
+   * read-only here: the folder is neither watched nor indexed, and its reader is reopened on refreshTeamIndexes().
+   */
+  teamStore(folder: vscode.WorkspaceFolder): string | undefined {
+    const store = readSettings(folder).store;
+    return store && looksLikeUri(store) ? store : undefined;
+  }
+
+  /** Takes what the builders of the team indexes published since: the readers reopen (their small files are pulled). */
+  refreshTeamIndexes(): vscode.WorkspaceFolder[] {
+    const remote = this.folders().filter((f) => this.teamStore(f));
+    for (const f of remote) this.reopen(f.uri.toString());
+    return remote;
+  }
+
+  /**
+   * Index location: a team's shared index (docsRag.store), else workspace storage (never inside the user's files), one
+   * sub-folder per workspace folder.
+   */
   storeDirFor(folder: vscode.WorkspaceFolder): string {
+    const team = this.teamStore(folder);
+    if (team) return team;
     const id = crypto.createHash('sha256').update(folder.uri.toString()).digest('hex').slice(0, 12);
     const safeName = folder.name.replace(/[^\w.-]+/g, '_').slice(0, 40);
     return path.join(this.storageRoot.fsPath, 'index', `${safeName}-${id}`);
@@ -151,9 +179,10 @@ export class EngineHost implements vscode.Disposable {
       engine = (async () => {
         const spec = (await this.folderSpecs()).find((s) => s.key === key);
         if (!spec) throw new Error(`${folder.name} is not a workspace folder on disk`);
-        await vscode.workspace.fs.createDirectory(vscode.Uri.file(spec.storeDir));
+        const local = storeLocation(spec.storeDir).dir;
+        await vscode.workspace.fs.createDirectory(vscode.Uri.file(local));
         // A reader only: it never writes (the indexing process does), so it never waits for a running index job.
-        if (!fs.existsSync(path.join(spec.storeDir, META_FILE))) this.openedWithoutIndex.add(key);
+        if (!fs.existsSync(path.join(local, META_FILE))) this.openedWithoutIndex.add(key);
         const e = await this.searcher.open(spec);
         this.log.info(`engine for "${folder.name}" open in ${Date.now() - started} ms (store ${spec.storeDir}, embedder ${e.embedder.id}:${e.embedder.model})`);
         for (const w of e.warnings) this.log.warn(`${folder.name}: ${w}`);
@@ -359,6 +388,7 @@ export class EngineHost implements vscode.Disposable {
   }
 
   dispose(): void {
+    clearInterval(this.teamRefresh);
     this.worker.dispose();
     this.searcher.dispose();
     void this.reset();

@@ -47,7 +47,8 @@ export class IndexingController implements vscode.Disposable {
         token.onCancellationRequested(() => abort.abort());
         const outcomes: IndexOutcome[] = [];
         let lastDone = 0;
-        for (const folder of this.host.folders()) {
+        // A team's shared index (docsRag.store) is built by its builder: this window only reads it.
+        for (const folder of this.host.folders().filter((f) => !this.host.teamStore(f))) {
           // Cancelled before this folder started: say so for it too (a cancel can arrive before the first folder runs).
           if (abort.signal.aborted) {
             outcomes.push({ folder: folder.name, error: 'cancelled' });
@@ -86,6 +87,17 @@ export class IndexingController implements vscode.Disposable {
     if (this.host.cpuProblem) {
       void vscode.window.showErrorMessage(`Docs RAG: ${this.host.cpuProblem}`);
       return [];
+    }
+    const team = this.host.refreshTeamIndexes();
+    if (team.length > 0) {
+      void vscode.window.showInformationMessage(
+        vscode.l10n.t(
+          'Docs RAG: {0} reads a team index ({1}): it is read-only here and is built by the team (docs-rag index <folder> --store <URI>). Refreshed to the latest version its builder published.',
+          team.map((f) => f.name).join(', '),
+          team.map((f) => this.host.teamStore(f)).join(', '),
+        ),
+      );
+      if (team.length === this.host.folders().length) return [];
     }
     const outcomes = await this.run({ full: true, location: vscode.ProgressLocation.Notification, title: vscode.l10n.t('Docs RAG: reindexing documents') });
     const files = outcomes.reduce((n, o) => n + (o.result?.files ?? 0), 0);

@@ -22,6 +22,8 @@ export interface DocsRagSettings {
   localModelPath: string;
   /** docsRag.local.modelHost: a Hugging Face mirror (or local server) the known models are downloaded from; empty = huggingface.co. */
   localModelHost: string;
+  /** docsRag.store: a team's shared index in object storage (a URI), read-only here; '' = the index of this machine. */
+  store: string;
   ollamaHost: string;
   ollamaEmbedModel: string;
   chatModel: 'vscode' | 'ollama';
@@ -86,6 +88,7 @@ export function readSettings(scope?: vscode.ConfigurationScope): DocsRagSettings
     embedder: oneOf(c.get('embedder'), ['builtin', 'ollama', 'local'] as const, 'builtin'),
     localModelPath: (c.get<string>('local.modelPath') ?? '').trim(),
     localModelHost: (c.get<string>('local.modelHost') ?? '').trim(),
+    store: (c.get<string>('store') ?? '').trim(),
     ollamaHost: c.get<string>('ollama.host') || DEFAULT_OLLAMA_HOST,
     ollamaEmbedModel: c.get<string>('ollama.embedModel') || DEFAULT_OLLAMA_EMBED_MODEL,
     chatModel: oneOf(c.get('chatModel'), ['vscode', 'ollama'] as const, 'vscode'),

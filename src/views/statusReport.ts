@@ -3,6 +3,7 @@
 import * as vscode from 'vscode';
 import type { IndexProgress } from '../rag/index/progress';
 import { describeVectorSearch, readVectorIndexInfo } from '../rag/store/vectorIndexInfo';
+import { storeLocation } from '../rag/store/remote';
 import type { EngineHost, FolderStatus } from './engineHost';
 import { readSettings } from './settings';
 import type { ViewStatus } from './webviewProtocol';
@@ -89,7 +90,7 @@ export async function statusMarkdown(host: EngineHost): Promise<string> {
       `- Documents indexed: ${documents(s)}`,
       `- Passages: ${s.passages}`,
       `- Embedder: ${s.embedder}`,
-      `- Vector search: ${describeVectorSearch(readVectorIndexInfo(s.storeDir), s.passages)}`,
+      `- Vector search: ${describeVectorSearch(readVectorIndexInfo(storeLocation(s.storeDir).dir), s.passages)}`,
       `- Files: those \`docsRag.include\` selects, less \`docsRag.exclude\` and \`files.exclude\`${readSettings(s.folder).useIgnoreFiles ? ' and what .gitignore / .ignore files ignore' : ' (ignore files are not read: `docsRag.index.useIgnoreFiles` is off)'}${s.lastRun?.ignored ? ` (the last walk left ${s.lastRun.ignored} document(s)/folder(s) out by ignore files)` : ''}`,
       `- Last run: ${when(s.lastRun?.finishedAt)}${s.lastRun ? ` (${s.lastRun.files} files, ${s.lastRun.unchanged} unchanged, ${s.lastRun.errors} errors)` : ''}`,
       `- Index folder: ${cell(s.storeDir)}`,

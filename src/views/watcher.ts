@@ -41,7 +41,8 @@ export class DocumentWatcher implements vscode.Disposable {
     this.stop();
     // Nothing can be indexed on a processor LanceDB cannot run on (the host says why once).
     if (this.host.cpuProblem) return;
-    for (const folder of this.host.folders()) {
+    // A team's shared index (docsRag.store) is read-only here: its folder is not watched.
+    for (const folder of this.host.folders().filter((f) => !this.host.teamStore(f))) {
       const filter = this.setFilter(folder);
       // One watcher for everything under the folder: VS Code's glob watchers match case-sensitively on Linux, and a
       // deleted or moved-in folder may come as one event for the folder, not one per document.

@@ -127,7 +127,7 @@ async function commit(engine: Engine, rows: Embedded[], chunk: number, signal: A
     let release: () => void;
     try {
       const purpose = 'filling vectors';
-      release = await acquireWriterLock(engine.storeDir, signal === 'stopping' ? { wait: false, purpose } : { wait: true, signal, purpose });
+      release = await engine.acquireWriter(signal === 'stopping' ? { wait: false, purpose } : { wait: true, signal, purpose });
     } catch (err) {
       if (err instanceof WriterLockBusyError || err instanceof WriterLockAbortedError) return -1;
       throw err;

@@ -156,7 +156,7 @@ async function maintainAfter(engine: Engine, o: IndexOptions, run: RunFacts, res
   if (later.length === 0) return;
   progress.report('optimize');
   result.maintained = await engine.queue.run(async () => {
-    const release = await acquireWriterLock(engine.storeDir, { wait: o.wait, signal: o.signal, purpose: 'optimizing' });
+    const release = await engine.acquireWriter({ wait: o.wait, signal: o.signal, purpose: 'optimizing' });
     try {
       return await runJobsInProcess(engine.store, ['after', 'background'], run);
     } finally {
@@ -180,7 +180,7 @@ function writeText(engine: Engine, o: IndexOptions, progress: RunProgress, searc
     let release: () => void;
     try {
       // One writer per store across processes (the queue only orders the writers of this process).
-      release = await acquireWriterLock(engine.storeDir, { wait: o.wait, signal: o.signal, onWait: o.onWait, purpose: 'indexing' });
+      release = await engine.acquireWriter({ wait: o.wait, signal: o.signal, onWait: o.onWait, purpose: 'indexing' });
     } catch (err) {
       if (err instanceof WriterLockAbortedError) return cancelledBeforeStart(engine, started);
       throw err;

@@ -8,6 +8,7 @@
 import { spawn } from 'node:child_process';
 import type { IndexStore } from '../store/types';
 import { openStore } from '../store';
+import { storeLocation } from '../store/remote';
 import { lanceTempDir, outsideLanceTemp } from './lanceTemp';
 import { jobsOf, planMaintenance, type Job, type JobKind, type Phase, type RunFacts } from './lifecycle';
 import { MAINTENANCE_PURPOSE, isAlive, tryAcquireWriterLock } from './writerLock';
@@ -80,7 +81,7 @@ const peakRssMB = () => Math.round(process.resourceUsage().maxRSS / 1024);
 /** In the child: runs `kind` on the store if the plan still holds it, under the writer lock (as preemptible maintenance). */
 export async function runMaintenanceStep(storeDir: string, kind: JobKind): Promise<StepResult> {
   const started = Date.now();
-  const release = await tryAcquireWriterLock(storeDir, MAINTENANCE_PURPOSE);
+  const release = await tryAcquireWriterLock(storeLocation(storeDir).dir, MAINTENANCE_PURPOSE);
   if (!release) return { ran: false, busy: true, ms: Date.now() - started };
   try {
     const store = await openStore(storeDir, { indexCacheBytes: STEP_INDEX_CACHE_BYTES });

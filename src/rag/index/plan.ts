@@ -90,12 +90,12 @@ export function pipelineFingerprint(chunk: ChunkConfig): string {
   return `p${PIPELINE_VERSION}.${createHash('sha256').update(JSON.stringify(chunk)).digest('hex').slice(0, 8)}`;
 }
 
-/** sha256 hex of a file's bytes (read at once when small, streamed when large). */
 /** The content hash of a file's bytes (the parser workers hash what they read with it too). */
 export function sha256(bytes: Buffer): string {
   return createHash('sha256').update(bytes).digest('hex');
 }
 
+/** sha256 hex of a file's bytes (read at once when small, streamed when large). */
 export async function hashFile(abs: string, size?: number): Promise<string> {
   if (size !== undefined && size <= 8 << 20) return sha256(await fs.promises.readFile(abs));
   return new Promise((resolve, reject) => {

@@ -1,6 +1,5 @@
 // First step of a run (under the writer lock): bind the index to the embedder and repair what a killed run left.
 import type { RecordedSettings } from '../config';
-import { storeHome } from '../store/meta';
 import type { IndexStore } from '../store/types';
 
 export interface RecoveryResult {
@@ -30,7 +29,7 @@ export async function bindAndRecover(
   settings: RecordedSettings,
 ): Promise<RecoveryResult> {
   const before = store.meta();
-  const untrusted = !!before && before.home !== storeHome(store.dir);
+  const untrusted = !!before && before.home !== store.home();
   const reembedded = await store.useEmbedder(info);
   if (untrusted) {
     warnings.push('The index was not built in this place (copied or cloned with the folder, or made by an older version): none of its passages is trusted; it was emptied and every file is read and indexed again.');

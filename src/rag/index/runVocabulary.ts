@@ -98,6 +98,7 @@ export class RunVocabulary {
       }
     }
     saveVocabulary(store.dir, final);
+    await store.publish();
   }
 }
 

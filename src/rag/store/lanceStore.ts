@@ -21,7 +21,9 @@ import {
 import { PARTS_MARK, withParts, withoutParts } from '../text/compounds';
 import { withCommitRetry } from './retry';
 import { eachRow, toArrowTable } from './arrowRows';
-import { LINKS_TABLE, LinksTable, type LinkCounts } from './links';
+import { LINKS_TABLE, LinksTable, dropIfExists, type LinkCounts } from './links';
+import { storageOptionsFromEnv, storeLocation, type StoreLocation } from './remote';
+import { SideFiles } from './sideFiles';
 import type { ResolvedLink } from '../links/resolve';
 
 /** Vector search and MMR see only passages whose vector is filled (a slow embedder's are filled after the text). */
@@ -99,20 +101,26 @@ export interface OpenStoreOptions {
   indexCacheBytes?: number;
 }
 
-/** Opens (or creates) the store in `dir` (made absolute: LanceDB reads some relative paths as cloud URIs). */
-export async function openStore(dir: string, options: OpenStoreOptions = {}): Promise<LanceStore> {
-  const abs = path.resolve(dir);
-  fs.mkdirSync(abs, { recursive: true });
+/**
+ * Opens the store at `at`: a folder (made absolute: LanceDB reads some relative paths as cloud URIs, created when
+ * missing) or an object-store URI (remote.ts), whose small files are first brought into their local mirror folder.
+ * Throws StoreUriError for an unsupported or malformed URI.
+ */
+export async function openStore(at: string, options: OpenStoreOptions = {}): Promise<LanceStore> {
+  const location = storeLocation(at);
+  fs.mkdirSync(location.dir, { recursive: true });
   const readConsistencyInterval = options.readConsistencyInterval ?? 0;
+  const storageOptions = location.remote ? storageOptionsFromEnv(location.remote.scheme) : undefined;
   // A Session is honoured only in the options-object form of connect() (a third argument is ignored).
   const db = options.indexCacheBytes
-    ? await lancedb.connect({ uri: abs, readConsistencyInterval, session: new lancedb.Session(BigInt(options.indexCacheBytes)) })
-    : await lancedb.connect(abs, { readConsistencyInterval });
-  const store = new LanceStore(abs, db);
+    ? await lancedb.connect({ uri: location.uri, readConsistencyInterval, storageOptions, session: new lancedb.Session(BigInt(options.indexCacheBytes)) })
+    : await lancedb.connect(location.uri, { readConsistencyInterval, storageOptions });
+  const sideFiles = location.remote ? new SideFiles(db, location.dir) : null;
+  await sideFiles?.pull();
+  const store = new LanceStore(location, db, sideFiles);
   await store.init();
   return store;
 }
-
 
 /** Partitions of the IVF index for a table of `rows` (sqrt(n)/4: see buildVectorIndex). */
 export function vectorPartitions(rows: number): number {
@@ -126,21 +134,50 @@ export class LanceStore implements IndexStore {
   private filesCache: { version: number; byPath: Map<string, FileRecord> } | null = null;
   private links: LinksTable;
 
+  /** The local folder of the store's small files and writer lock (for a remote store: its mirror, see remote.ts). */
+  readonly dir: string;
+  /** What the store was opened at: the folder, or the object-store URI. */
+  readonly uri: string;
+  readonly remote: boolean;
+
   constructor(
-    readonly dir: string,
+    location: StoreLocation,
     private readonly db: Connection,
+    private readonly sideFiles: SideFiles | null,
   ) {
-    this.metaCache = readMeta(dir);
+    this.dir = location.dir;
+    this.uri = location.uri;
+    this.remote = location.remote !== null;
+    this.metaCache = readMeta(this.dir);
     this.links = new LinksTable(db, null, (n) => this.openIfComplete(n));
   }
 
   async init(): Promise<void> {
     // Opening never creates a table: another process may be creating it right now, and only the writer (holding the
     // writer lock, see index/writerLock.ts) creates tables, in useEmbedder().
-    const names = await this.db.tableNames();
-    if (names.includes(FILES_TABLE)) this.files = await this.openIfComplete(FILES_TABLE);
-    if (names.includes(PASSAGES_TABLE)) this.passages = await this.openIfComplete(PASSAGES_TABLE);
-    if (names.includes(LINKS_TABLE)) this.links = new LinksTable(this.db, await this.openIfComplete(LINKS_TABLE), (n) => this.openIfComplete(n));
+    // Each table is opened by name, not listed: a listing of an object store's "folders" is not the same everywhere.
+    this.files = await this.openIfComplete(FILES_TABLE);
+    this.passages = await this.openIfComplete(PASSAGES_TABLE);
+    const links = await this.openIfComplete(LINKS_TABLE);
+    if (links) this.links = new LinksTable(this.db, links, (n) => this.openIfComplete(n));
+  }
+
+  /**
+   * The identity the index records when it is created here (meta.home): the store folder's on this machine (meta.ts
+   * storeHome), or a remote store's URI, which every member and builder opens by.
+   */
+  home(): string {
+    return this.remote ? this.uri : storeHome(this.dir);
+  }
+
+  /** A remote store: publishes the small files this process changed (a local store: nothing to do). */
+  async publish(): Promise<void> {
+    await this.sideFiles?.push();
+  }
+
+  /** A remote store: takes the small files the store's writer published since (a local store: nothing to do). */
+  async refresh(): Promise<void> {
+    await this.sideFiles?.pull();
   }
 
   /** Read from disk each time (another process, e.g. the CLI next to the extension, may have changed it). */
@@ -149,14 +186,15 @@ export class LanceStore implements IndexStore {
     return this.metaCache;
   }
 
-  private saveMeta(meta: IndexMeta): void {
+  private async saveMeta(meta: IndexMeta): Promise<void> {
     writeMeta(this.dir, meta);
     this.metaCache = meta;
+    await this.publish();
   }
 
   async setLastRun(lastRun: NonNullable<IndexMeta['lastRun']>): Promise<void> {
     const meta = this.requireMeta();
-    this.saveMeta({ ...meta, lastRun });
+    await this.saveMeta({ ...meta, lastRun });
   }
 
   async markRun(inProgress: boolean, settings?: RecordedSettings): Promise<void> {
@@ -164,7 +202,7 @@ export class LanceStore implements IndexStore {
     const next: IndexMeta = { ...meta, ...(settings ? { settings } : {}) };
     if (inProgress) next.runInProgress = { startedAt: Date.now(), pid: process.pid };
     else delete next.runInProgress;
-    this.saveMeta(next);
+    await this.saveMeta(next);
   }
 
   async noteMaintenance(change: NonNullable<IndexMeta['maintenance']>): Promise<void> {
@@ -172,12 +210,12 @@ export class LanceStore implements IndexStore {
     const next = { ...meta.maintenance, ...change };
     for (const key of Object.keys(next) as (keyof typeof next)[]) if (next[key] === undefined || next[key] === false) delete next[key];
     const { maintenance: _old, ...rest } = meta;
-    this.saveMeta(Object.keys(next).length > 0 ? { ...rest, maintenance: next } : rest);
+    await this.saveMeta(Object.keys(next).length > 0 ? { ...rest, maintenance: next } : rest);
   }
 
   async recordLinkCounts(): Promise<void> {
     const counts = await this.links.counts();
-    this.saveMeta({ ...this.requireMeta(), linkCounts: { at: Date.now(), counts } });
+    await this.saveMeta({ ...this.requireMeta(), linkCounts: { at: Date.now(), counts } });
     await this.noteMaintenance({ countLinks: false });
   }
 
@@ -213,28 +251,29 @@ export class LanceStore implements IndexStore {
     // An index made elsewhere (meta.home is another folder's identity) is reset like one of another embedder.
     const same =
       meta &&
-      meta.home === storeHome(this.dir) &&
+      meta.home === this.home() &&
       meta.schemaVersion === SCHEMA_VERSION &&
       meta.embedder.id === info.id &&
       meta.embedder.model === info.model &&
       meta.embedder.dimension === info.dimension;
     if (same && this.passages) return false;
-    const names = await this.db.tableNames();
-    if (same && names.includes(PASSAGES_TABLE)) {
+    const existing = await this.openIfComplete(PASSAGES_TABLE);
+    if (same && existing) {
       // Created by another process after this store was opened: open it, never reset it.
-      this.passages = await this.db.openTable(PASSAGES_TABLE);
+      this.passages = existing;
       await this.openFiles();
       return false;
     }
+    existing?.close();
     // Order matters for crash safety: meta is written last, so a killed reset is simply redone.
-    if (names.includes(FILES_TABLE)) await this.db.dropTable(FILES_TABLE);
-    if (names.includes(PASSAGES_TABLE)) await this.db.dropTable(PASSAGES_TABLE);
+    await dropIfExists(this.db, FILES_TABLE);
+    await dropIfExists(this.db, PASSAGES_TABLE);
     await this.links.drop();
     this.filesCache = null;
     fs.rmSync(path.join(this.dir, VECTOR_INDEX_FILE), { force: true });
     this.files = await this.db.createEmptyTable(FILES_TABLE, filesSchema(), { existOk: true });
     this.passages = await this.db.createEmptyTable(PASSAGES_TABLE, passagesSchema(info.dimension), { existOk: true });
-    this.saveMeta({ embedder: { ...info }, schemaVersion: SCHEMA_VERSION, runInProgress: meta?.runInProgress, home: storeHome(this.dir) });
+    await this.saveMeta({ embedder: { ...info }, schemaVersion: SCHEMA_VERSION, runInProgress: meta?.runInProgress, home: this.home() });
     return !!meta;
   }
 
@@ -258,7 +297,7 @@ export class LanceStore implements IndexStore {
 
   /** The files table, opened when another process created it after we opened the store; null while there is none. */
   private async openFiles(): Promise<Table | null> {
-    if (!this.files && (await this.db.tableNames()).includes(FILES_TABLE)) this.files = await this.openIfComplete(FILES_TABLE);
+    this.files ??= await this.openIfComplete(FILES_TABLE);
     return this.files;
   }
 
@@ -732,6 +771,7 @@ export class LanceStore implements IndexStore {
     await table.createIndex('vector', { config, replace: true });
     const info: VectorIndexInfo = { mode: 'ivf', kind, rows, partitions, trainMs: Date.now() - start, builtAt: new Date().toISOString() };
     writeJsonAtomic(path.join(this.dir, VECTOR_INDEX_FILE), info);
+    await this.publish();
     return info;
   }
 

@@ -95,6 +95,15 @@ export interface LinkCounts {
 }
 
 /** The links table of one store. `table` is null until the writer first writes links (or when the store predates it). */
+/** Drops a table when it exists (by name: no listing, see LanceStore.init). */
+export async function dropIfExists(db: Connection, name: string): Promise<void> {
+  try {
+    await db.dropTable(name);
+  } catch (err) {
+    if (!/not found|does not exist/i.test(String(err))) throw err;
+  }
+}
+
 export class LinksTable {
   private lawCache: { version: number; laws: ReturnType<typeof lawsOf> } | null = null;
   /** The keys of unresolved § references whose law is not known by name ("§?:…#5"), by their section ("5"). */
@@ -112,7 +121,7 @@ export class LinksTable {
 
   /** Opens the table when another process created it after this store was opened (never creates it). */
   private async refresh(): Promise<Table | null> {
-    if (!this.table && (await this.db.tableNames()).includes(LINKS_TABLE)) this.table = await this.open(LINKS_TABLE);
+    this.table ??= await this.open(LINKS_TABLE);
     return this.table;
   }
 
@@ -164,8 +173,9 @@ export class LinksTable {
   }
 
   async drop(): Promise<void> {
-    if ((await this.db.tableNames()).includes(LINKS_TABLE)) await this.db.dropTable(LINKS_TABLE);
+    this.table?.close();
     this.table = null;
+    await dropIfExists(this.db, LINKS_TABLE);
     this.lawCache = null;
     this.pendingCache = null;
     this.graph = null;

@@ -141,7 +141,18 @@ export interface PendingVector {
 }
 
 export interface IndexStore {
+  /** The local folder of the store's small files and writer lock (a remote store's mirror: see remote.ts). */
   readonly dir: string;
+  /** What the store was opened at: the folder, or the object-store URI. */
+  readonly uri: string;
+  /** Whether the tables live in object storage (a team's shared index). */
+  readonly remote: boolean;
+  /** The identity an index created here records (meta.home): the folder's on this machine, or the remote URI. */
+  home(): string;
+  /** Publishes the small files this process changed to a remote store (a local store: nothing to do). */
+  publish(): Promise<void>;
+  /** Takes the small files a remote store's writer published since (a local store: nothing to do). */
+  refresh(): Promise<void>;
   /** Metadata, or null for an empty / new index. */
   meta(): IndexMeta | null;
   setLastRun(lastRun: NonNullable<IndexMeta['lastRun']>): Promise<void>;
