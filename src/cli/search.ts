@@ -8,7 +8,7 @@ import { hitToJson } from '../rag/search/hitJson';
 import { formatTrace } from '../rag/search/trace';
 import { UsageError, parse, printJson, requireFolder, resolveStore } from './common';
 import { looksLikeUri } from '../rag/store/remote';
-import { compareLocalCopies } from '../rag/search/localCopy';
+import { compareLocalCopies } from '../rag/index/localCopy';
 import { prepareLocalModel } from './localModel';
 import { SEARCH_FLAGS, chatModelFrom, embedOverrides, searchOverrides } from './searchOptions';
 

@@ -3,7 +3,7 @@
 // open differs from the text the answer quotes.
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { hashFile } from '../index/plan';
+import { hashFile } from './plan';
 
 export type LocalCopy = 'same' | 'differs' | 'missing';
 
