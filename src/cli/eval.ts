@@ -3,6 +3,7 @@ import { createHash } from 'node:crypto';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
+import { looksLikeUri } from '../rag/store/remote';
 import { detectLanguage } from '../rag/text/language';
 import { defaultConfig, type ChunkConfig } from '../rag/config';
 import { openEngine, type Engine } from '../rag/engine';
@@ -49,6 +50,8 @@ export async function run(argv: string[]): Promise<number> {
   };
 
   if (values.answers && values.beir) throw new UsageError('--answers needs workspace questions (--folder --queries), not --beir');
+  // eval builds and rebuilds its own index: a team's remote store is not one to evaluate into.
+  if (values.store && looksLikeUri(values.store)) throw new UsageError(`--store: eval builds an index of its own; give a local folder, not ${values.store}`);
   let engine: Engine;
   let answers: ((chatModel?: ChatModel) => Promise<void>) | undefined;
   let run: (config: string, chatModel?: ChatModel) => Promise<EvalReport>;

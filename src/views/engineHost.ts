@@ -61,6 +61,9 @@ export function engineConfigFromSettings(folder: vscode.WorkspaceFolder): Engine
   return config;
 }
 
+/** The folders the indexing process writes: not those that read a team's index (docsRag.store). */
+const writable = (specs: FolderSpec[]) => specs.filter((s) => !looksLikeUri(s.storeDir));
+
 /** How often the readers of team indexes (docsRag.store) take what their builders published. */
 const TEAM_REFRESH_MS = 5 * 60_000;
 
@@ -221,7 +224,7 @@ export class EngineHost implements vscode.Disposable {
     const key = folder.uri.toString();
     const run = this.folderSpecs()
       .then((specs) => {
-        this.worker.configure(specs);
+        this.worker.configure(writable(specs));
         return this.worker.run(key, {
         full: request.full,
         paths: request.paths,
@@ -375,7 +378,7 @@ export class EngineHost implements vscode.Disposable {
   /** Closes every engine; the next use reopens them with the current settings (the indexing process gets them too). */
   async reset(): Promise<void> {
     await this.runsIdle();
-    this.worker.configure(await this.folderSpecs());
+    this.worker.configure(writable(await this.folderSpecs()));
     const engines = [...this.engines.values()];
     this.engines.clear();
     for (const e of engines) {

@@ -109,4 +109,4 @@ export function readSettings(scope?: vscode.ConfigurationScope): DocsRagSettings
 }
 
 /** Settings whose change needs the engines to be reopened (a different index layout or embedder). */
-export const ENGINE_SETTINGS = ['docsRag.include', 'docsRag.exclude', 'docsRag.maxFileSizeMB', 'docsRag.parseTimeoutSeconds', 'docsRag.index.followExternalSymlinks', 'docsRag.index.useIgnoreFiles', 'docsRag.ocr.enabled', 'docsRag.ocr.languages', 'docsRag.ocr.maxPages', 'docsRag.embedder', 'docsRag.local.modelPath', 'docsRag.ollama.host', 'docsRag.ollama.embedModel', 'docsRag.enrich.contextual', 'docsRag.enrich.summaries', 'docsRag.ollama.chatModel', 'files.exclude'];
+export const ENGINE_SETTINGS = ['docsRag.include', 'docsRag.exclude', 'docsRag.maxFileSizeMB', 'docsRag.parseTimeoutSeconds', 'docsRag.index.followExternalSymlinks', 'docsRag.index.useIgnoreFiles', 'docsRag.ocr.enabled', 'docsRag.ocr.languages', 'docsRag.ocr.maxPages', 'docsRag.embedder', 'docsRag.local.modelPath', 'docsRag.ollama.host', 'docsRag.ollama.embedModel', 'docsRag.enrich.contextual', 'docsRag.enrich.summaries', 'docsRag.ollama.chatModel', 'docsRag.store', 'files.exclude'];

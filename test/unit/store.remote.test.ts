@@ -57,8 +57,10 @@ describe('store URIs', () => {
     fs.mkdirSync(folder);
     fs.writeFileSync(path.join(folder, 'a.md'), '# A\n\nText.\n');
     try {
-      for (const store of ['s3:/team/docs', 'ftp://team/docs', 's3://']) {
-        const r = await run(['index', folder, '--store', store], process.env, cwd);
+      const cases = [...['s3:/team/docs', 'ftp://team/docs', 's3://'].map((store) => ['index', folder, '--store', store]), ['eval', '--folder', folder, '--queries', path.join(folder, 'q.jsonl'), '--store', 's3://team/docs']];
+      for (const args of cases) {
+        const store = args[args.length - 1];
+        const r = await run(args, process.env, cwd);
         assert.equal(r.code, 2, `${store}: ${r.stderr}`);
         assert.match(r.stderr, /--store: /);
         assert.deepEqual(fs.readdirSync(cwd), ['docs'], `${store} created something in the working folder`);

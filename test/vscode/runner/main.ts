@@ -17,6 +17,7 @@ import path from 'node:path';
 import { hostPaths, type HostPaths } from './host';
 import { runVsCodeSession, testEnv } from './session';
 import { acquireRunnerLock } from './lock';
+import { startTestS3 } from './s3';
 import { REQUESTS_DIR, SUMMARY_FILE, type SuiteSummary } from './protocol';
 
 const repo = path.resolve(__dirname, '../../..');
@@ -142,6 +143,9 @@ async function runStage(paths: HostPaths, stage: Stage, args: Args, vsix: string
   const env = testEnv(repo, resultsDir, stage, workspace);
   // The suite entry loads only the German suite in this pass (test/vscode/suite/index.ts).
   if (stage === 'de') env.DOCS_RAG_TEST_PASS = 'de';
+  // The team-index suite's object storage (dev stage only: the other passes do not run that suite).
+  const s3 = stage === 'dev' ? await startTestS3(tmp) : null;
+  Object.assign(env, s3?.env);
   const t0 = Date.now();
   try {
     const timeoutMs = Number(process.env.DOCS_RAG_VSCODE_TIMEOUT_MS ?? (stage === 'dev' ? 600_000 : 300_000));
@@ -177,6 +181,7 @@ async function runStage(paths: HostPaths, stage: Stage, args: Args, vsix: string
     const note = summary.passed === 0 && summary.failed === 0 ? 'no tests ran' : res.exitCode !== 0 && summary.failed === 0 ? `exit code ${res.exitCode}` : undefined;
     return { label, ok, summary, note };
   } finally {
+    await s3?.close();
     if (process.env.DOCS_RAG_KEEP_TMP !== '1') await fs.rm(tmp, { recursive: true, force: true }).catch(() => undefined);
     else log(`kept ${tmp}`);
   }

@@ -32,6 +32,7 @@ export async function run(): Promise<void> {
     require('./modelOffer.test');
     require('./watcher.test');
     require('./settings.test');
+    require('./team.test');
   }
 
   const summary: SuiteSummary = { passed: 0, failed: 0, failures: [] };
