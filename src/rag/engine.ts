@@ -11,7 +11,8 @@ import type { IndexStore } from './store/types';
 import type { Embedder } from './types';
 import { prepareWorkerPath } from './index/prepareFile';
 import { WriteQueue } from './index/writeQueue';
-import { acquireWriterLock, WriterLockBusyError, type AcquireOptions } from './index/writerLock';
+import { acquireWriterLock, WriterLockAbortedError, WriterLockBusyError, type AcquireOptions } from './index/writerLock';
+import { RemoteLeaseBusyError } from './store/remoteLease';
 import { ReadOnlyStoreError, storeLocation } from './store/remote';
 
 export interface Engine {
@@ -23,10 +24,11 @@ export interface Engine {
   /** Opened read-only (a team member's remote store): every write is refused with a ReadOnlyStoreError. */
   readOnly: boolean;
   /**
-   * Takes the cross-process writer lock (index/writerLock.ts), the gate of every write to the index; throws a
-   * ReadOnlyStoreError when the engine is read-only.
+   * Takes the cross-process writer lock (index/writerLock.ts), and a remote store's writer lease (store/remoteLease.ts),
+   * the gate of every write to the index; throws a ReadOnlyStoreError when the engine is read-only. The errors of a
+   * busy or cancelled lease are the writer lock's (WriterLockBusyError, WriterLockAbortedError).
    */
-  acquireWriter(o: AcquireOptions): Promise<() => void>;
+  acquireWriter(o: AcquireOptions): Promise<() => Promise<void>>;
   store: IndexStore;
   embedder: Embedder;
   config: EngineConfig;
@@ -138,9 +140,18 @@ export async function openEngine(o: OpenEngineOptions): Promise<Engine> {
   let closed = false;
   // Optimize writes too: it takes the cross-process writer lock, and is skipped while another process writes (that
   // writer's own run ends with an optimize, or schedules one).
-  const acquireWriter = async (lock: AcquireOptions) => {
+  const acquireWriter = async (lock: AcquireOptions): Promise<() => Promise<void>> => {
     if (readOnly) throw new ReadOnlyStoreError(store.uri);
-    return acquireWriterLock(storeDir, lock);
+    const release = await acquireWriterLock(storeDir, lock);
+    try {
+      const lease = await store.takeWriterLease({ purpose: lock.purpose ?? 'index', wait: lock.wait !== false, signal: lock.signal, onWait: lock.onWait });
+      return () => lease().finally(release);
+    } catch (err) {
+      release();
+      if (err instanceof RemoteLeaseBusyError) throw new WriterLockBusyError(err.holder, store.uri);
+      if (lock.signal?.aborted) throw new WriterLockAbortedError();
+      throw err;
+    }
   };
   const underLock = <T>(work: () => Promise<T>) =>
     queue.run(async (): Promise<T | undefined> => {
@@ -152,7 +163,7 @@ export async function openEngine(o: OpenEngineOptions): Promise<Engine> {
       try {
         return await work();
       } finally {
-        release();
+        await release();
       }
     });
   const optimizeNow = async (opts?: { deleteUnverified?: boolean; vectorIndex?: boolean }) => {

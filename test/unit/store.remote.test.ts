@@ -9,6 +9,8 @@ import { pathToFileURL } from 'node:url';
 import S3rver from 's3rver';
 import { openEngine } from '../../src/rag/engine';
 import { indexFolder } from '../../src/rag/index/indexer';
+import { openStore } from '../../src/rag/store';
+import { RemoteLeaseBusyError } from '../../src/rag/store/remoteLease';
 import { ReadOnlyStoreError, StoreUriError, looksLikeUri, parseStoreUri, storageOptionsFromEnv, storeLocation } from '../../src/rag/store/remote';
 import { ROOT, runCliSource, type RunResult } from '../helpers/run';
 import { WORKSPACE, requireShared } from '../helpers/shared';
@@ -151,6 +153,31 @@ describe('a team index in S3-compatible object storage (s3rver on loopback)', fu
     assert.ok(hit, 'the changed text did not reach the member');
     assert.equal(hit.path, 'gesetze/burlg.md');
     assert.equal(hit.localCopy, 'differs');
+  });
+
+  it('a second builder (another machine) finds the first one\'s lease in the store: --no-wait exits naming it, and runs once it is released', async () => {
+    const saved = { ...process.env };
+    Object.assign(process.env, builderEnv);
+    try {
+      const store = await openStore(URI);
+      const release = await store.takeWriterLease({ purpose: 'index', wait: false });
+      try {
+        // Another machine: its own cache (so its own local writer lock), the same bucket.
+        const other = { ...builderEnv, XDG_CACHE_HOME: path.join(root, 'cache-second-builder') };
+        const busy = await cli(['index', builder, '--store', URI, '--no-wait', '--ocr', 'off'], other);
+        assert.equal(busy.code, 1, busy.stderr);
+        assert.match(busy.stderr, new RegExp(`pid ${process.pid}.*is writing this index \\(s3://team/docs\\)`));
+        await assert.rejects(store.takeWriterLease({ purpose: 'index', wait: false }), RemoteLeaseBusyError);
+      } finally {
+        await release();
+      }
+      const second = await cli(['index', builder, '--store', URI, '--no-wait', '--ocr', 'off', '--json'], { ...builderEnv, XDG_CACHE_HOME: path.join(root, 'cache-second-builder') });
+      assert.equal(second.code, 0, second.stderr);
+      await store.close();
+    } finally {
+      for (const k of Object.keys(process.env)) if (!(k in saved)) delete process.env[k];
+      Object.assign(process.env, saved);
+    }
   });
 
   it('a member\'s attempt to write is refused with a clear message', async () => {

@@ -124,7 +124,7 @@ async function commit(engine: Engine, rows: Embedded[], chunk: number, signal: A
   const { store, embedder } = engine;
   if (rows.length === 0) return 0;
   return engine.queue.run(async () => {
-    let release: () => void;
+    let release: () => Promise<void>;
     try {
       const purpose = 'filling vectors';
       release = await engine.acquireWriter(signal === 'stopping' ? { wait: false, purpose } : { wait: true, signal, purpose });
@@ -150,7 +150,7 @@ async function commit(engine: Engine, rows: Embedded[], chunk: number, signal: A
         await store.markRun(false);
       }
     } finally {
-      release();
+      await release();
     }
   });
 }

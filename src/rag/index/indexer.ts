@@ -160,7 +160,7 @@ async function maintainAfter(engine: Engine, o: IndexOptions, run: RunFacts, res
     try {
       return await runJobsInProcess(engine.store, ['after', 'background'], run);
     } finally {
-      release();
+      await release();
     }
   });
   progress.lap('maintenance');
@@ -177,7 +177,7 @@ function finish(result: IndexRunResult, progress: RunProgress): IndexRunResult {
 function writeText(engine: Engine, o: IndexOptions, progress: RunProgress, searchable: { at?: number }, written: RunFacts): Promise<IndexRunResult> {
   return engine.queue.run(async () => {
     const started = Date.now();
-    let release: () => void;
+    let release: () => Promise<void>;
     try {
       // One writer per store across processes (the queue only orders the writers of this process).
       release = await engine.acquireWriter({ wait: o.wait, signal: o.signal, onWait: o.onWait, purpose: 'indexing' });
@@ -188,7 +188,7 @@ function writeText(engine: Engine, o: IndexOptions, progress: RunProgress, searc
     try {
       return await runIndex(engine, o, progress, searchable, written);
     } finally {
-      release();
+      await release();
     }
   });
 }

@@ -9,6 +9,7 @@ import { spawn } from 'node:child_process';
 import type { IndexStore } from '../store/types';
 import { openStore } from '../store';
 import { storeLocation } from '../store/remote';
+import { RemoteLeaseBusyError } from '../store/remoteLease';
 import { lanceTempDir, outsideLanceTemp } from './lanceTemp';
 import { jobsOf, planMaintenance, type Job, type JobKind, type Phase, type RunFacts } from './lifecycle';
 import { MAINTENANCE_PURPOSE, isAlive, tryAcquireWriterLock } from './writerLock';
@@ -85,7 +86,13 @@ export async function runMaintenanceStep(storeDir: string, kind: JobKind): Promi
   if (!release) return { ran: false, busy: true, ms: Date.now() - started };
   try {
     const store = await openStore(storeDir, { indexCacheBytes: STEP_INDEX_CACHE_BYTES });
+    // A remote store: the writer of another machine holding the store's lease counts as busy too.
+    const lease = await store.takeWriterLease({ purpose: MAINTENANCE_PURPOSE, wait: false }).catch((err: unknown) => {
+      if (err instanceof RemoteLeaseBusyError) return null;
+      throw err;
+    });
     try {
+      if (!lease) return { ran: false, busy: true, ms: Date.now() - started };
       const job = (await planFor(store)).find((j) => j.kind === kind);
       if (!job) return { ran: false, ms: Date.now() - started, peakRssMB: peakRssMB() };
       await store.noteMaintenance({ running: { pid: process.pid, startedAt: started }, lastStep: { kind, startedAt: started } });
@@ -93,6 +100,7 @@ export async function runMaintenanceStep(storeDir: string, kind: JobKind): Promi
       await store.noteMaintenance({ running: undefined });
       return { ran: true, ms: Date.now() - started, peakRssMB: peakRssMB() };
     } finally {
+      await lease?.();
       await store.close();
     }
   } finally {

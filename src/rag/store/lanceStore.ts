@@ -24,6 +24,7 @@ import { eachRow, toArrowTable } from './arrowRows';
 import { LINKS_TABLE, LinksTable, dropIfExists, type LinkCounts } from './links';
 import { storageOptionsFromEnv, storeLocation, type StoreLocation } from './remote';
 import { SideFiles } from './sideFiles';
+import { takeLease, type LeaseHolder } from './remoteLease';
 import type { ResolvedLink } from '../links/resolve';
 
 /** Vector search and MMR see only passages whose vector is filled (a slow embedder's are filled after the text). */
@@ -173,6 +174,15 @@ export class LanceStore implements IndexStore {
   /** A remote store: publishes the small files this process changed (a local store: nothing to do). */
   async publish(): Promise<void> {
     await this.sideFiles?.push();
+  }
+
+  /**
+   * A remote store: takes the writer's lease in the store (remoteLease.ts), which orders the writers of different
+   * machines; a local store has the writer lock alone. Returns the release.
+   */
+  async takeWriterLease(o: { purpose: string; wait: boolean; signal?: AbortSignal; onWait?: (holder: LeaseHolder) => void }): Promise<() => Promise<void>> {
+    if (!this.remote) return async () => undefined;
+    return takeLease(this.db, this.uri, o);
   }
 
   /** A remote store: takes the small files the store's writer published since (a local store: nothing to do). */

@@ -1,13 +1,14 @@
 // A remote store's small files (meta.json, the German vocabulary, the vector-index notes) in its table `store_files`,
-// one row a file, mirrored into a local folder (remote.ts mirrorDirFor). The writer publishes a file right after it
-// wrote it locally; a reader takes the table's files on opening the store and on refresh. The table is written through
-// LanceDB like the others, so a store on any object storage LanceDB opens needs no client of its own.
+// one row a file (beside the writer's lease, remoteLease.ts), mirrored into a local folder (remote.ts mirrorDirFor).
+// The writer publishes a file right after it wrote it locally; a reader takes the table's files on opening the store
+// and on refresh. The table is written through LanceDB like the others, so a store on any object storage LanceDB opens needs no client of its own.
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import type { Connection, Table } from '@lancedb/lancedb';
 import { Field, Schema, Utf8 } from 'apache-arrow';
 import { createHash } from 'node:crypto';
 import { META_FILE } from './meta';
+import { withCommitRetry } from './retry';
 import { VECTOR_INDEX_FILE } from './vectorIndexInfo';
 import { VOCABULARY_FILE } from './vocabulary';
 
@@ -17,7 +18,7 @@ export const SIDE_FILES = [META_FILE, VOCABULARY_FILE, VECTOR_INDEX_FILE];
 /** Older versions of the table a push leaves for readers still reading them (then the next push removes them). */
 const KEEP_OLD_VERSIONS_MS = 10 * 60_000;
 
-const schema = new Schema([new Field('name', new Utf8(), false), new Field('text', new Utf8(), false)]);
+export const sideTableSchema = new Schema([new Field('name', new Utf8(), false), new Field('text', new Utf8(), false)]);
 
 const digest = (text: string | null) => (text === null ? '' : createHash('sha256').update(text).digest('hex'));
 
@@ -82,11 +83,12 @@ export class SideFiles {
     }
     if (changed.length === 0 && removed.length === 0) return;
     let table = await this.table();
-    table ??= await this.db.createEmptyTable(SIDE_TABLE, schema, { existOk: true });
+    table ??= await this.db.createEmptyTable(SIDE_TABLE, sideTableSchema, { existOk: true });
     try {
-      if (removed.length > 0) await table.delete(`name IN (${removed.map((n) => `'${n}'`).join(', ')})`);
-      if (changed.length > 0) await table.mergeInsert('name').whenMatchedUpdateAll().whenNotMatchedInsertAll().execute(changed);
-      await table.optimize({ cleanupOlderThan: new Date(Date.now() - KEEP_OLD_VERSIONS_MS) });
+      const t = table;
+      if (removed.length > 0) await withCommitRetry(() => t.delete(`name IN (${removed.map((n) => `'${n}'`).join(', ')})`));
+      if (changed.length > 0) await withCommitRetry(() => t.mergeInsert('name').whenMatchedUpdateAll().whenNotMatchedInsertAll().execute(changed));
+      await withCommitRetry(() => t.optimize({ cleanupOlderThan: new Date(Date.now() - KEEP_OLD_VERSIONS_MS) }));
     } finally {
       table.close();
     }

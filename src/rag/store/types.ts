@@ -3,6 +3,7 @@ import type { RecordedSettings } from '../config';
 import type { EmbedderInfo, IndexedPassage, Lang, Level, LinkRow, Passage, SearchHit } from '../types';
 import type { ResolvedLink } from '../links/resolve';
 import type { LinkCounts } from './links';
+import type { LeaseHolder } from './remoteLease';
 
 export type { ResolvedLink, LinkCounts };
 
@@ -151,6 +152,11 @@ export interface IndexStore {
   home(): string;
   /** Publishes the small files this process changed to a remote store (a local store: nothing to do). */
   publish(): Promise<void>;
+  /**
+   * Takes a remote store's writer lease, which orders the writers of different machines (store/remoteLease.ts; a local
+   * store: nothing to take); throws RemoteLeaseBusyError when another writer holds it and `wait` is false.
+   */
+  takeWriterLease(o: { purpose: string; wait: boolean; signal?: AbortSignal; onWait?: (holder: LeaseHolder) => void }): Promise<() => Promise<void>>;
   /** Takes the small files a remote store's writer published since (a local store: nothing to do). */
   refresh(): Promise<void>;
   /** Metadata, or null for an empty / new index. */
