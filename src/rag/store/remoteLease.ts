@@ -1,9 +1,9 @@
 // One writer at a time for a remote store, across machines: a lease in the store itself, the row `writer.lease` of its
 // table `store_files` (sideFiles.ts). The local writer lock (index/writerLock.ts) orders the writers of one machine;
 // this lease orders the builders of a team's index (two CI jobs, a CI job and a person). The holder renews it every
-// RENEW_MS; a lease not renewed for LEASE_MS is stale and is taken over. An object store without conditional writes
-// cannot make the take atomic: the taker writes, waits CONFIRM_MS and reads again, and only a lease still its own is
-// held, which leaves a window of that length; LanceDB's commits keep each table consistent either way.
+// RENEW_MS; a lease not renewed for LEASE_MS is stale and is taken over. Not every S3-compatible server honours
+// conditional writes, so the take does not rely on them: the taker writes, waits CONFIRM_MS and reads again, and only a
+// lease still its own is held, which leaves a window of that length; LanceDB's commits keep each table consistent.
 import { randomUUID } from 'node:crypto';
 import * as os from 'node:os';
 import { setTimeout as delay } from 'node:timers/promises';
