@@ -12,7 +12,7 @@ export class UsageError extends Error {}
 
 /** Each command's usage: its synopsis and what its flags do (printed by `docs-rag <command> --help`). */
 export const COMMAND_USAGE: Record<string, string> = {
-  index: `docs-rag index <folder> [--store DIR] [--embedder builtin|ollama|local] [--model NAME|DIR] [--ollama-host URL] [--full]
+  index: `docs-rag index <folder> [--store DIR|URI] [--embedder builtin|ollama|local] [--model NAME|DIR] [--ollama-host URL] [--full]
                [--enrich contextual,summaries|off] [--enrich-model NAME] [--[no-]follow-external-symlinks]
                [--[no-]ignore-files] [--wait|--no-wait] [--ocr on|off] [--ocr-langs deu+eng] [--ocr-max-pages N]
                [--parse-timeout SECONDS] [--maintenance background|wait|skip] [--json]
@@ -20,6 +20,9 @@ export const COMMAND_USAGE: Record<string, string> = {
   each run (enrichment, symbolic links, ignore files, OCR, parse timeout): a later run, or docs-rag mcp, given no flag
   for one of them keeps the recorded one.
     --store DIR              where the index lives (default <folder>/.docs-rag)
+    --store URI              a team's shared index in object storage (s3://bucket/path, gs://…, az://…; credentials and
+                             endpoint from AWS_* and the other standard variables): index writes it, search, ask,
+                             status and mcp read it
     --embedder builtin|ollama, --model NAME   the embedder (default builtin; --model alone means ollama)
     --embedder local [--model NAME|DIR]       in-process ONNX model: a model folder (offline, nothing fetched) or a known
                              name (default multilingual-e5-small, downloaded once into ~/.cache/docs-rag/models, resumable,
@@ -42,7 +45,7 @@ export const COMMAND_USAGE: Record<string, string> = {
                              needs the index), waited for, or left to a later run. A large run's is always part of it.
     --json                   print the result as one JSON object
 `,
-  search: `docs-rag search "<query>" --folder <folder> [--store DIR] [--k N] [--config NAME] [--trace] [--json]
+  search: `docs-rag search "<query>" --folder <folder> [--store DIR|URI] [--k N] [--config NAME] [--trace] [--json]
                [--embedder builtin|ollama|local] [--model NAME|DIR] [--ollama-host URL] [--chat-model NAME] [--translate on|off|auto]
                [--alpha X] [--levels 0,1,2]
   Searches the index of <folder> and lists the best passages with their locations.
@@ -55,10 +58,10 @@ export const COMMAND_USAGE: Record<string, string> = {
     --trace                  add the per-stage trace
     --json                   print the results as one JSON object
 `,
-  status: `docs-rag status --folder <folder> [--store DIR] [--json]
+  status: `docs-rag status --folder <folder> [--store DIR|URI] [--json]
   Shows what the index of <folder> holds and which files were not indexed, with the reason.
 `,
-  ask: `docs-rag ask "<question>" --folder <folder> [--store DIR] [--model NAME] [--ollama-host URL] [--mode auto|agentic|extractive]
+  ask: `docs-rag ask "<question>" --folder <folder> [--store DIR|URI] [--model NAME] [--ollama-host URL] [--mode auto|agentic|extractive]
                [--length short|medium|long] [--k N] [--num-ctx N] [--timeout SECONDS] [--keep-alive DURATION] [--json] [--trace]
                [--embedder builtin|ollama|local] [--embed-model NAME|DIR] [--translate on|off|auto]
   Answers a question from the documents of <folder> with citations (indexes the folder first if it has no index).
@@ -71,7 +74,7 @@ export const COMMAND_USAGE: Record<string, string> = {
     --embedder, --embed-model   only when the folder has no index yet
     --json                   print the answer, citations and trace as one JSON object
 `,
-  mcp: `docs-rag mcp --folder <folder> [--store DIR] [--watch] [--model NAME] [--ollama-host URL] [--quiet]
+  mcp: `docs-rag mcp --folder <folder> [--store DIR|URI] [--watch] [--model NAME] [--ollama-host URL] [--quiet]
                [--http PORT] [--[no-]ignore-files] [--[no-]follow-external-symlinks] [--ocr on|off] [--ocr-langs L]
                [--ocr-max-pages N] [--parse-timeout SECONDS] [--translate on|off|auto]
   Serves the index of <folder> to agents over the Model Context Protocol (stdio; with --http PORT, Streamable HTTP on
@@ -120,9 +123,10 @@ export function parse<T extends NonNullable<ParseArgsConfig['options']>>(argv: s
 /**
  * Default store: <folder>/.docs-rag, always absolute (LanceDB treats some relative paths as cloud URIs). When the folder is
  * read-only and has no index yet, the index goes to the user's cache instead (said on stderr), so read-only document
- * folders can still be indexed and searched. A --store that looks like a URI (s3://bucket/path) names a remote store, and
- * one that is not supported or malformed is a usage error: it never becomes a local folder named `s3:`. A `.docs-rag` that is or holds a symbolic link is refused (checkDefaultStore):
- * it came with the folder and could send the index's writes outside it; a --store the user gives is used as given.
+ * folders can still be indexed and searched. A `.docs-rag` that is or holds a symbolic link is refused (checkDefaultStore):
+ * it came with the folder and could send the index's writes outside it; a --store the user gives is used as given. A
+ * --store that looks like a URI (s3://bucket/path) names a remote store, returned normalised; one that is not supported
+ * or malformed is a usage error: it never becomes a local folder named `s3:`.
  */
 export function resolveStore(folder: string, store?: string): string {
   if (store && looksLikeUri(store)) {
