@@ -6,7 +6,7 @@ import * as vscode from 'vscode';
 import { startFakeOllama, type FakeChatRequest, type FakeOllama } from '../../helpers/ollamaServer';
 import type { HostMessage } from '../../../src/views/webviewProtocol';
 import { createChatHandler, type DocsChatResult } from '../../../src/views/chatParticipant';
-import { api, folder, waitUntil } from './helpers';
+import { api, folder, recordingStream, waitUntil } from './helpers';
 import { testLog } from './testLog';
 
 type AnswerEnd = Extract<HostMessage, { type: 'answerEnd' }>;
@@ -84,18 +84,7 @@ describe('Ollama settings', () => {
     assert.ok(models.length > 0, 'the test language model (vendor copilot) is installed');
     await vscode.commands.executeCommand('docsRagTestLm.clearRequests');
     const seen = fake.requests.length;
-    const markdown: string[] = [];
-    const progress: string[] = [];
-    const anchors: vscode.Location[] = [];
-    const stream = {
-      markdown: (v: string | vscode.MarkdownString) => markdown.push(typeof v === 'string' ? v : v.value),
-      anchor: (v: vscode.Location) => anchors.push(v),
-      reference: () => undefined,
-      button: () => undefined,
-      progress: (t: string) => progress.push(t),
-      filetree: () => undefined,
-      push: () => undefined,
-    } as unknown as vscode.ChatResponseStream;
+    const { stream, parts } = recordingStream();
     const request = { prompt: 'Bis wann kann Resturlaub übertragen werden?', model: models[0], references: [], toolReferences: [], toolInvocationToken: undefined } as unknown as vscode.ChatRequest;
     const cts = new vscode.CancellationTokenSource();
     const result = (await createChatHandler(a.service, testLog())(request, { history: [] } as unknown as vscode.ChatContext, stream, cts.token)) as DocsChatResult;
@@ -104,9 +93,10 @@ describe('Ollama settings', () => {
     assert.ok(fake.requests.slice(seen).some((r) => r.path === '/api/chat' && r.body.model === 'qwen2.5:7b'), 'the answer came from Ollama');
     const lmRequests = (await vscode.commands.executeCommand<unknown[]>('docsRagTestLm.getRequests')) ?? [];
     assert.equal(lmRequests.length, 0, 'the model picked in the chat was not asked');
+    const progress = parts.flatMap((p) => (p.kind === 'progress' ? [p.text] : []));
     assert.ok(progress.some((p) => /ollama:qwen2\.5:7b/.test(p)), `progress names the Ollama model: ${progress.join(' | ')}`);
-    assert.equal(anchors.length, 1, 'the Ollama answer cites [1]');
-    assert.match(markdown.join(''), /\S/);
+    assert.equal(parts.filter((p) => p.kind === 'anchor').length, 1, 'the Ollama answer cites [1]');
+    assert.match(parts.flatMap((p) => (p.kind === 'markdown' ? [p.text] : [])).join(''), /\S/);
   });
 
   it('an Ollama host that is down gives the extractive answer and says how to fix it', async () => {
