@@ -11,6 +11,7 @@ import { errorMessage, formatTrace, type Log } from './log';
 import { locationLabel, type Locator } from './locations';
 import { readSettings, type DocsRagSettings } from './settings';
 import { edgesByHit, type HitEdge } from './hitLinks';
+import { compareLocalCopy } from '../rag/index/localCopy';
 
 export interface FolderHit {
   folder: vscode.WorkspaceFolder;
@@ -181,7 +182,18 @@ export class DocsService {
     const f = folder ?? this.host.folders()[0];
     if (!f) return undefined;
     const location = await this.locator.locate(f, hit.passage);
-    return { folder: f, hit, location, label: this.label(f, hit.passage), note: pageNote(hit.passage) };
+    return { folder: f, hit, location, label: `${this.label(f, hit.passage)}${await this.copyNote(f, hit.passage)}`, note: pageNote(hit.passage) };
+  }
+
+  /**
+   * A team's index (docsRag.store) quotes the builder's files: a citation of a file that differs in this folder, or is
+   * not in it, says so (compared by the content hash the index recorded).
+   */
+  private async copyNote(folder: vscode.WorkspaceFolder, p: Passage): Promise<string> {
+    if (!this.host.teamStore(folder)) return '';
+    const copy = await compareLocalCopy(folder.uri.fsPath, p.path, p.fileHash);
+    if (copy === 'same') return '';
+    return ` — ${copy === 'differs' ? vscode.l10n.t('your copy differs from the indexed one') : vscode.l10n.t('not in your folder')}`;
   }
 
   /** Answers with citations: the model's answer (streamed) or, without a model, the extractive answer. */

@@ -27,8 +27,12 @@ describe('a team index in object storage (docsRag.store)', () => {
   }
 
   async function searchPaths(query: string): Promise<string[]> {
+    return (await searchHits(query)).map((h) => h.path);
+  }
+
+  async function searchHits(query: string): Promise<{ path: string; label: string }[]> {
     const { hits } = await (await api()).service.search(query, { k: 10 });
-    return hits.map((h) => h.hit.passage.path);
+    return hits.map((h) => ({ path: h.hit.passage.path, label: h.label }));
   }
 
   before(async function () {
@@ -61,6 +65,11 @@ describe('a team index in object storage (docsRag.store)', () => {
       await a.host.idle();
       assert.equal(a.host.storeDirFor(folder()), URI);
       await waitUntil('the builder-only file in search results', async () => (await searchPaths('Quokkateamwissen 5150')).includes('docs/teamwissen.md'), 60_000, 500);
+      // Citations open this folder's files: one the folder does not have is marked, one it has unchanged is not.
+      const team = (await searchHits('Quokkateamwissen 5150')).find((h) => h.path === 'docs/teamwissen.md')!;
+      assert.match(team.label, /not in your folder/);
+      const own = (await searchHits('Urlaub')).find((h) => h.path === 'docs/urlaub.md');
+      assert.ok(own && !/your copy|not in your folder/.test(own.label), own?.label);
       await fs.writeFile(fileUri(rel).fsPath, '# Lokal\n\nDer Kiwi-Vermerk 8086 steht nur in diesem Fenster.\n');
       // Longer than the watcher's debounce and maximum wait: a watched folder would have started its run by now.
       await sleep(6000);
@@ -80,6 +89,7 @@ describe('a team index in object storage (docsRag.store)', () => {
     const before = await lastRun();
     assert.ok(before > 0, 'the team index shows the builder\'s run');
     await fs.writeFile(path.join(builder, 'docs/zweite-runde.md'), '# Runde\n\nDer Kea-Beschluss 2026 kam mit dem zweiten Lauf.\n');
+    await fs.appendFile(path.join(builder, 'docs/urlaub.md'), '\n\nDer Takahe-Zusatz 1948 gilt nur in der Fassung des Builds.\n');
     await build();
     let runs = 0;
     const sub = a.host.onDidIndex(() => runs++);
@@ -90,6 +100,8 @@ describe('a team index in object storage (docsRag.store)', () => {
       const after = await waitUntil('the builder\'s second run', async () => ((await lastRun()) > before ? lastRun() : undefined), 60_000, 500);
       assert.ok(after > before);
       assert.ok((await searchPaths('Kea-Beschluss 2026')).includes('docs/zweite-runde.md'));
+      const changed = (await searchHits('Takahe-Zusatz 1948')).find((h) => h.path === 'docs/urlaub.md');
+      assert.match(changed?.label ?? '', /your copy differs from the indexed one/);
       assert.equal(runs, 0, 'Reindex ran the indexer on a team index');
     } finally {
       sub.dispose();
