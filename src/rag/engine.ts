@@ -138,8 +138,6 @@ export async function openEngine(o: OpenEngineOptions): Promise<Engine> {
   const queue = new WriteQueue();
   let pool: ParserPool | null = null;
   let closed = false;
-  // Optimize writes too: it takes the cross-process writer lock, and is skipped while another process writes (that
-  // writer's own run ends with an optimize, or schedules one).
   const acquireWriter = async (lock: AcquireOptions): Promise<() => Promise<void>> => {
     if (readOnly) throw new ReadOnlyStoreError(store.uri);
     const release = await acquireWriterLock(storeDir, lock);
@@ -153,6 +151,8 @@ export async function openEngine(o: OpenEngineOptions): Promise<Engine> {
       throw err;
     }
   };
+  // Optimize writes too: it takes the cross-process writer lock, and is skipped while another process writes (that
+  // writer's own run ends with an optimize, or schedules one).
   const underLock = <T>(work: () => Promise<T>) =>
     queue.run(async (): Promise<T | undefined> => {
       const release = await acquireWriter({ wait: false, purpose: 'optimizing' }).catch((err) => {
