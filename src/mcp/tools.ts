@@ -18,6 +18,7 @@ import { createPathFilter, type PathFilter } from '../rag/index/pathFilter';
 import { createRetriever } from '../rag/search';
 import { configNames } from '../rag/search/configs';
 import { hitToJson } from '../rag/search/hitJson';
+import { compareLocalCopies } from '../rag/index/localCopy';
 import { ModelError, type ChatModel } from '../rag/types';
 import { statusReport } from '../rag/status';
 import { IndexAccess, IndexMissingError } from './indexAccess';
@@ -172,13 +173,17 @@ export class DocsRagTools {
     return this.o.access.use(async (engine) => {
       const retriever = createRetriever(engine, { config, chatModel: chatModel ?? undefined, overrides: this.overrides(), detect: detectLanguage });
       const result = await retriever.retrieve(query, { k, context: false, signal });
+      // A team's remote index quotes the builder's files: each cited file of this folder is compared with the one indexed.
+      const copies = engine.store.remote ? await compareLocalCopies(engine.folder, result.hits.map((h) => h.passage)) : null;
       const hits = result.hits.map((h) => {
         const j = hitToJson(h);
-        return { ...j, heading: neutralise(j.heading), headingPath: j.headingPath.map(neutralise), text: neutralise(h.passage.text) };
+        return { ...j, heading: neutralise(j.heading), headingPath: j.headingPath.map(neutralise), text: neutralise(h.passage.text), ...(copies ? { localCopy: copies.get(h.passage.path) } : {}) };
       });
+      const differing = copies ? [...copies].filter(([, c]) => c !== 'same').map(([p, c]) => `${neutralise(p)} (${c === 'differs' ? 'the local copy differs from the indexed one' : 'not in this folder'})`) : [];
       const lines = [
         hits.length === 0 ? `No passages match "${query}".` : `${hits.length} passages for "${query}", best first. Cite them by path and location.`,
         ...result.warnings.map((w) => `Warning: ${w}`),
+        ...(differing.length > 0 ? [`From a team index built elsewhere: ${differing.join('; ')}.`] : []),
       ];
       if (hits.length) lines.push(DATA_NOTE, renderSources(result.hits.map((h, i) => ({ n: i + 1, passage: h.passage }))));
       return { content: [text(lines.join('\n'))], structuredContent: { results: hits } };

@@ -7,6 +7,8 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import S3rver from 's3rver';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { openEngine } from '../../src/rag/engine';
 import { indexFolder } from '../../src/rag/index/indexer';
 import { openStore } from '../../src/rag/store';
@@ -177,6 +179,20 @@ describe('a team index in S3-compatible object storage (s3rver on loopback)', fu
     } finally {
       for (const k of Object.keys(process.env)) if (!(k in saved)) delete process.env[k];
       Object.assign(process.env, saved);
+    }
+  });
+
+  it('the member\'s MCP server searches the team index and marks the cited files that differ from the member\'s copies', async () => {
+    const transport = new StdioClientTransport({ command: process.execPath, args: ['--import', pathToFileURL(require.resolve('tsx')).href, path.join(ROOT, 'src/cli.ts'), 'mcp', '--folder', member, '--store', URI, '--quiet'], env: memberEnv as Record<string, string>, stderr: 'pipe' });
+    const client = new Client({ name: 'docs-rag-test', version: '0.0.0' });
+    await client.connect(transport);
+    try {
+      const r = (await client.callTool({ name: 'search', arguments: { query: 'Zaunkönigsonderurlaub', k: 5 } }, undefined, { timeout: 120_000 })) as { content: { text?: string }[]; structuredContent?: { results: { path: string; text: string; localCopy?: string }[] } };
+      const hit = r.structuredContent?.results.find((h) => h.text.includes('Zaunkönigsonderurlaub'));
+      assert.equal(hit?.localCopy, 'differs');
+      assert.match(r.content.map((c) => c.text ?? '').join('\n'), /gesetze\/burlg\.md \(the local copy differs from the indexed one\)/);
+    } finally {
+      await client.close();
     }
   });
 
