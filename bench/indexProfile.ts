@@ -13,7 +13,7 @@ import { defaultConfig } from '../src/rag/config';
 import { BUILTIN_DIMENSION, BUILTIN_MODEL, embedBuiltin } from '../src/rag/embed';
 import { formatOf } from '../src/rag/ingest/formats';
 import { parseBytes } from '../src/rag/ingest/parseBytes';
-import { sha256 } from '../src/rag/index/plan';
+import { sha256 } from '../src/rag/index/fileHash';
 import { walkFolder } from '../src/rag/index/walk';
 import { extractLinks, linkSource } from '../src/rag/links';
 import { openStore } from '../src/rag/store';

@@ -1,6 +1,7 @@
 // Runs a Node process from the repository root and collects its exit code and output (CLI end-to-end tests).
 import { spawn } from 'node:child_process';
 import * as path from 'node:path';
+import { pathToFileURL } from 'node:url';
 
 export const ROOT = path.resolve(__dirname, '../..');
 
@@ -10,10 +11,10 @@ export interface RunResult {
   stderr: string;
 }
 
-/** `node <args>` in the repository root; stdin closed. */
-export function runNode(args: string[], env: NodeJS.ProcessEnv = process.env): Promise<RunResult> {
+/** `node <args>` in the repository root (or `cwd`); stdin closed. */
+export function runNode(args: string[], env: NodeJS.ProcessEnv = process.env, cwd = ROOT): Promise<RunResult> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, args, { cwd: ROOT, env, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, args, { cwd, env, stdio: ['ignore', 'pipe', 'pipe'] });
     let stdout = '';
     let stderr = '';
     child.stdout.on('data', (d) => (stdout += d));
@@ -23,7 +24,9 @@ export function runNode(args: string[], env: NodeJS.ProcessEnv = process.env): P
   });
 }
 
-/** The CLI from source (tsx). */
-export const runCliSource = (args: string[], env?: NodeJS.ProcessEnv) => runNode(['--import', 'tsx', path.join(ROOT, 'src/cli.ts'), ...args], env);
+/** Node's arguments for the CLI from source (tsx, resolved from the repository whatever the working folder). */
+export const cliSourceArgs = (args: string[]) => ['--import', pathToFileURL(require.resolve('tsx')).href, path.join(ROOT, 'src/cli.ts'), ...args];
+/** The CLI from source (tsx), in the repository root or `cwd`. */
+export const runCliSource = (args: string[], env?: NodeJS.ProcessEnv, cwd?: string) => runNode(cliSourceArgs(args), env, cwd);
 /** The built CLI bundle (dist/cli.js). */
 export const runCliBundle = (args: string[], env?: NodeJS.ProcessEnv) => runNode([path.join(ROOT, 'dist/cli.js'), ...args], env);

@@ -1,11 +1,9 @@
 // A team's index in S3-compatible object storage: a real S3 API server (s3rver) on loopback, the CLI as the builder
 // and a member run it, LanceDB writing and reading the tables in the bucket.
 import { strict as assert } from 'node:assert';
-import { spawn } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { pathToFileURL } from 'node:url';
 import S3rver from 's3rver';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
@@ -14,7 +12,7 @@ import { indexFolder } from '../../src/rag/index/indexer';
 import { openStore } from '../../src/rag/store';
 import { RemoteLeaseBusyError } from '../../src/rag/store/remoteLease';
 import { ReadOnlyStoreError, StoreUriError, looksLikeUri, parseStoreUri, storageOptionsFromEnv, storeLocation } from '../../src/rag/store/remote';
-import { ROOT, runCliSource, type RunResult } from '../helpers/run';
+import { cliSourceArgs, runCliSource } from '../helpers/run';
 import { WORKSPACE, requireShared } from '../helpers/shared';
 
 describe('store URIs', () => {
@@ -64,7 +62,7 @@ describe('store URIs', () => {
       const cases = [...['s3:/team/docs', 'ftp://team/docs', 's3://'].map((store) => ['index', folder, '--store', store]), ['eval', '--folder', folder, '--queries', path.join(folder, 'q.jsonl'), '--store', 's3://team/docs']];
       for (const args of cases) {
         const store = args[args.length - 1];
-        const r = await run(args, process.env, cwd);
+        const r = await runCliSource(args, process.env, cwd);
         assert.equal(r.code, 2, `${store}: ${r.stderr}`);
         assert.match(r.stderr, /--store: /);
         assert.deepEqual(fs.readdirSync(cwd), ['docs'], `${store} created something in the working folder`);
@@ -183,7 +181,7 @@ describe('a team index in S3-compatible object storage (s3rver on loopback)', fu
   });
 
   it('the member\'s MCP server searches the team index and marks the cited files that differ from the member\'s copies', async () => {
-    const transport = new StdioClientTransport({ command: process.execPath, args: ['--import', pathToFileURL(require.resolve('tsx')).href, path.join(ROOT, 'src/cli.ts'), 'mcp', '--folder', member, '--store', URI, '--quiet'], env: memberEnv as Record<string, string>, stderr: 'pipe' });
+    const transport = new StdioClientTransport({ command: process.execPath, args: cliSourceArgs(['mcp', '--folder', member, '--store', URI, '--quiet']), env: memberEnv as Record<string, string>, stderr: 'pipe' });
     const client = new Client({ name: 'docs-rag-test', version: '0.0.0' });
     await client.connect(transport);
     try {
@@ -237,18 +235,4 @@ describe('a team index in S3-compatible object storage (s3rver on loopback)', fu
 function listFiles(dir: string): string[] {
   if (!fs.existsSync(dir)) return [];
   return (fs.readdirSync(dir, { recursive: true, withFileTypes: true }) as fs.Dirent[]).filter((e) => e.isFile()).map((e) => path.join(e.parentPath, e.name));
-}
-
-/** The CLI from source in `cwd` (a relative --store resolves there). */
-function run(args: string[], env: NodeJS.ProcessEnv, cwd: string): Promise<RunResult> {
-  return new Promise((resolve, reject) => {
-    const tsx = pathToFileURL(require.resolve('tsx')).href;
-    const child = spawn(process.execPath, ['--import', tsx, path.join(ROOT, 'src/cli.ts'), ...args], { cwd, env, stdio: ['ignore', 'pipe', 'pipe'] });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (d) => (stdout += d));
-    child.stderr.on('data', (d) => (stderr += d));
-    child.on('error', reject);
-    child.on('close', (code) => resolve({ code, stdout, stderr }));
-  });
 }

@@ -1,22 +1,11 @@
 // Whether the reader's copy of a cited file is the one the index was built from. A team's shared index is built from
 // the builder's checkout and cited from each member's own: the stored content hash tells a member when the file they
 // open differs from the text the answer quotes. Node's fs and crypto only (the extension host uses it too).
-import { createHash } from 'node:crypto';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
+import { hashFile } from './fileHash';
 
 export type LocalCopy = 'same' | 'differs' | 'missing';
-
-/** sha256 hex of a file's bytes, streamed (the content hash the index records, index/plan.ts). */
-function hashFile(abs: string): Promise<string> {
-  return new Promise((resolve, reject) => {
-    const h = createHash('sha256');
-    const s = fs.createReadStream(abs, { highWaterMark: 1 << 20 });
-    s.on('data', (d) => h.update(d));
-    s.on('error', reject);
-    s.on('end', () => resolve(h.digest('hex')));
-  });
-}
 
 /** How the file at `rel` in `folder` compares with the content hash it was indexed with. */
 export async function compareLocalCopy(folder: string, rel: string, fileHash: string): Promise<LocalCopy> {

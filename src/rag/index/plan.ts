@@ -1,7 +1,6 @@
 // The incremental plan (Continue's contract): compare the walk's (path, size, mtime) with the files table. Files whose size or
 // mtime changed (or that are new) are candidates; they are hashed, and a same hash only touches the record.
 import { createHash } from 'node:crypto';
-import * as fs from 'node:fs';
 import type { ChunkConfig } from '../config';
 import type { FileRecord } from '../store/types';
 import { inScope, type WalkEntry } from './walk';
@@ -90,19 +89,3 @@ export function pipelineFingerprint(chunk: ChunkConfig): string {
   return `p${PIPELINE_VERSION}.${createHash('sha256').update(JSON.stringify(chunk)).digest('hex').slice(0, 8)}`;
 }
 
-/** The content hash of a file's bytes (the parser workers hash what they read with it too). */
-export function sha256(bytes: Buffer): string {
-  return createHash('sha256').update(bytes).digest('hex');
-}
-
-/** sha256 hex of a file's bytes (read at once when small, streamed when large). */
-export async function hashFile(abs: string, size?: number): Promise<string> {
-  if (size !== undefined && size <= 8 << 20) return sha256(await fs.promises.readFile(abs));
-  return new Promise((resolve, reject) => {
-    const h = createHash('sha256');
-    const s = fs.createReadStream(abs, { highWaterMark: 1 << 20 });
-    s.on('data', (d) => h.update(d));
-    s.on('error', reject);
-    s.on('end', () => resolve(h.digest('hex')));
-  });
-}

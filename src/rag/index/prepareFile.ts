@@ -10,7 +10,7 @@ import { embedBuiltin } from '../embed';
 import { extractLinks, linkSource } from '../links';
 import { fileWordCounts } from '../store/vocabulary';
 import { embeddingText } from '../text/compounds';
-import { sha256 } from './plan';
+import { sha256 } from './fileHash';
 import { LoadError, type IndexedPassage, type LinkRow, type LoadFailureKind, type ParsedDocument } from '../types';
 
 export interface PrepareSpec {

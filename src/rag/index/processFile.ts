@@ -11,7 +11,8 @@ import { embeddingText } from '../text/compounds';
 import { LoadError } from '../types';
 import type { RunKeys } from './keys';
 import type { PrepareSpec, PreparedFile } from './prepareFile';
-import { expectedKey, hashFile, recordKey, type Candidate, type IngestLimits } from './plan';
+import { hashFile } from './fileHash';
+import { expectedKey, recordKey, type Candidate, type IngestLimits } from './plan';
 import type { RunProgress } from './progress';
 import type { RunVocabulary } from './runVocabulary';
 

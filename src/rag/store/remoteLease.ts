@@ -9,7 +9,7 @@ import * as os from 'node:os';
 import { setTimeout as delay } from 'node:timers/promises';
 import type { Connection, Table } from '@lancedb/lancedb';
 import { withCommitRetry } from './retry';
-import { SIDE_TABLE, sideTableSchema } from './sideFiles';
+import { SIDE_TABLE, openSideTable, sideTableSchema } from './sideFiles';
 
 export const LEASE_ROW = 'writer.lease';
 export const LEASE_MS = 120_000;
@@ -40,12 +40,7 @@ export class RemoteLeaseBusyError extends Error {
 }
 
 async function sideTable(db: Connection): Promise<Table> {
-  try {
-    return await db.openTable(SIDE_TABLE);
-  } catch (err) {
-    if (!/not found|does not exist|_versions/i.test(String(err))) throw err;
-    return db.createEmptyTable(SIDE_TABLE, sideTableSchema, { existOk: true });
-  }
+  return (await openSideTable(db)) ?? db.createEmptyTable(SIDE_TABLE, sideTableSchema, { existOk: true });
 }
 
 async function readLease(table: Table): Promise<LeaseHolder | null> {

@@ -20,6 +20,16 @@ const KEEP_OLD_VERSIONS_MS = 10 * 60_000;
 
 export const sideTableSchema = new Schema([new Field('name', new Utf8(), false), new Field('text', new Utf8(), false)]);
 
+/** The store's table `store_files`, or null before its first write. */
+export async function openSideTable(db: Connection): Promise<Table | null> {
+  try {
+    return await db.openTable(SIDE_TABLE);
+  } catch (err) {
+    if (/not found|does not exist|_versions/i.test(String(err))) return null;
+    throw err;
+  }
+}
+
 const digest = (text: string | null) => (text === null ? '' : createHash('sha256').update(text).digest('hex'));
 
 export class SideFiles {
@@ -31,13 +41,8 @@ export class SideFiles {
     private readonly dir: string,
   ) {}
 
-  private async table(): Promise<Table | null> {
-    try {
-      return await this.db.openTable(SIDE_TABLE);
-    } catch (err) {
-      if (/not found|does not exist|_versions/i.test(String(err))) return null;
-      throw err;
-    }
+  private table(): Promise<Table | null> {
+    return openSideTable(this.db);
   }
 
   private readLocal(name: string): string | null {
