@@ -5,6 +5,8 @@
 // on the same questions, plain SQLite FTS5 over the store's passages (bench/fts5.ts).
 //
 //   npm run bench -- search [--sizes 10000,100000] [--queries 200] [--warmup 20] [--rebuild] [--configs a,b] [--skip-context]
+// (--configs runs more configurations after `default`, e.g. `bm25,default` to measure both twice, alternating;
+// BENCH_ALL_STAGES=1 prints every stage's p50 / p95 of each row to stderr.)
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
@@ -153,6 +155,7 @@ export async function run(argv: string[]): Promise<void> {
         `| ${n.toLocaleString('en')} | ${config}${label} | ${fmt(r.total)} | ${r.cpuMs.toFixed(1)} | ${st('embedding')} | ${st('full-text')} | ${st('vector')} | ${st('fusion')} | ${st('augmentation')} | ${st('budget')} |`,
       );
       process.stderr.write(`${rows[rows.length - 1]}\n`);
+      if (process.env.BENCH_ALL_STAGES) process.stderr.write(`  ${[...r.stages].map(([k, v]) => `${k} ${fmt(v)}`).join('; ')}\n`);
     }
     process.stdout.write(`n=${n}: indexes ${indexes.join(', ')}; RSS ${(process.memoryUsage().rss / 1e6).toFixed(0)} MB\n`);
     fts.index.close();

@@ -132,22 +132,15 @@ export async function gatherCandidates(store: IndexStore, embedder: Embedder, r:
       ]);
       return [...queries, ...passages];
     });
-    // The level filter is applied here, after the search: on a table without a vector index LanceDB's prefilter makes
-    // flat search several times slower (bench/searchProfileFilter.ts). Passages of other levels are few, so 2x candidates suffice.
-    // Rare levels alone (e.g. only L0 summaries) are still prefiltered by the store.
-    const allLevels = [0, 1, 2].every((l) => r.levels.includes(l as Level));
-    const postfilter = r.levels.includes(2);
     // Without vectors wanted (MMR needs them), the search returns ids: the passages of the few vector hits the fusion
     // keeps that no keyword list brought are read after it (fillPassages).
     const vectorSearch = async (v: Float32Array, o: VectorOptions): Promise<SearchHit[]> =>
       r.withVectors ? store.vectorSearch(v, o) : (await store.vectorSearchIds(v, o)).map(unreadHit);
     const search = await timed(() =>
       Promise.all(
-        emb.value.map(async (v) => {
-          if (!postfilter) return vectorSearch(v, { k: r.candidates, withVectors: r.withVectors, ...filter });
-          const hits = await vectorSearch(v, { k: allLevels ? r.candidates : r.candidates * 2, withVectors: r.withVectors });
-          return (allLevels ? hits : hits.filter((h) => r.levels.includes(h.passage.level))).slice(0, r.candidates);
-        }),
+        // The store filters by level before ranking (with the vector-fill filter it applies anyway), so each list holds
+        // `candidates` passages of the wanted levels without fetching more to filter afterwards.
+        emb.value.map((v) => vectorSearch(v, { k: r.candidates, withVectors: r.withVectors, ...filter })),
       ),
     );
     return { vectors: emb.value, lists: search.value, embedMs: emb.ms, searchMs: search.ms };

@@ -5,18 +5,16 @@
 // of each file among that file's places in the ranking — a heading never moves a file above another file (a heading
 // names what a section is about, not whether its document answers the question).
 import { foldText } from '../text/fold';
+import { roughStem, startsAWord } from '../text/words';
 import type { SearchHit } from '../types';
 import { contentTerms } from './vectorWeight';
 
 /** Share of `terms` that start a word of the heading path (by the prefix without the last three letters, ≥ 4: a rough stem). */
 export function headingCoverage(terms: string[], headings: string[]): number {
   if (terms.length === 0 || headings.length === 0) return 0;
-  const text = ` ${foldText(headings.join(' '))}`;
+  const text = foldText(headings.join(' '));
   let n = 0;
-  for (const t of terms) {
-    const prefix = t.slice(0, Math.max(4, t.length - 3)).replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
-    if (new RegExp(`(?<![\\p{L}\\p{N}])${prefix}`, 'u').test(text)) n++;
-  }
+  for (const t of terms) if (startsAWord(text, roughStem(t))) n++;
   return n / terms.length;
 }
 

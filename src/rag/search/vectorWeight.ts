@@ -9,7 +9,7 @@
 // and the fixed `rrfVectorWeight` when the top 10 of the two lists share no passage.
 import { foldText } from '../text/fold';
 import { FUNCTION_WORDS } from '../text/language';
-import { words } from '../text/words';
+import { roughStem, startsAWord, words } from '../text/words';
 import type { SearchHit } from '../types';
 
 /** Hits of each list compared (coverage, overlap). */
@@ -32,16 +32,8 @@ export function keywordCoverage(query: string, hits: SearchHit[], top = ADAPTIVE
     .map((h) => foldText(`${h.passage.headingPath.join(' ')} ${h.passage.text}`))
     .join(' ')}`;
   let covered = 0;
-  for (const t of terms) if (startsAWord(text, t.slice(0, Math.max(4, t.length - 3)))) covered++;
+  for (const t of terms) if (startsAWord(text, roughStem(t))) covered++;
   return covered / terms.length;
-}
-
-const WORD_CHAR = /[\p{L}\p{N}]/u;
-
-/** True when `prefix` occurs in `text` at the start of a word. */
-function startsAWord(text: string, prefix: string): boolean {
-  for (let i = text.indexOf(prefix); i >= 0; i = text.indexOf(prefix, i + 1)) if (i === 0 || !WORD_CHAR.test(text[i - 1])) return true;
-  return false;
 }
 
 /** Share of the top `n` of `b` that is also in the top `n` of `a`. */

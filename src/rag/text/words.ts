@@ -17,3 +17,16 @@ export function words(text: string, options: WordOptions = {}): string[] {
   const min = options.minChars ?? 1;
   return min <= 1 ? all : all.filter((w) => [...w].length >= min);
 }
+
+/** The prefix a word is matched by: the word without its last three letters, at least four (a rough stem: "dependencies" → "dependen"). */
+export function roughStem(word: string): string {
+  return word.slice(0, Math.max(4, word.length - 3));
+}
+
+const WORD_CHAR = /[\p{L}\p{N}]/u;
+
+/** True when `prefix` occurs in `text` at the start of a word (not after a letter or digit). */
+export function startsAWord(text: string, prefix: string): boolean {
+  for (let i = text.indexOf(prefix); i >= 0; i = text.indexOf(prefix, i + 1)) if (i === 0 || !WORD_CHAR.test(text[i - 1])) return true;
+  return false;
+}
