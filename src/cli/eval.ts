@@ -9,7 +9,8 @@ import { defaultConfig, type ChunkConfig } from '../rag/config';
 import { openEngine, type Engine } from '../rag/engine';
 import { buildBeirIndex } from '../rag/eval/beirIndex';
 import { loadBeir, loadWorkspaceQueries } from '../rag/eval/datasets';
-import { evaluateBeir, evaluateWorkspace, summaryJson, type EvalReport } from '../rag/eval/runner';
+import type { PairedDifference } from '../rag/eval/metrics';
+import { evaluateBeir, evaluateWorkspace, pairedNdcg, summaryJson, type EvalReport } from '../rag/eval/runner';
 import { createRetriever } from '../rag/search';
 import { BASE_SETTINGS, NAMED_CONFIGS, type SearchSettings } from '../rag/search/configs';
 import type { ChatModel } from '../rag/types';
@@ -143,7 +144,11 @@ export async function run(argv: string[]): Promise<number> {
     }
     if (!values.json) process.stdout.write(renderReports(reports, !!values['per-query']));
     if (values.json) {
-      const out = reports.map((r) => ({ ...summaryJson(r), ...(values['per-query'] ? { perQuery: r.perQuery } : {}) }));
+      const out = reports.map((r, i) => ({
+        ...summaryJson(r),
+        ...(i > 0 ? { paired: { against: reports[0].config, ...roundPaired(pairedNdcg(reports[0], r)) } } : {}),
+        ...(values['per-query'] ? { perQuery: r.perQuery } : {}),
+      }));
       printJson(out.length === 1 ? out[0] : { configs: out });
     }
     return 0;
@@ -225,6 +230,13 @@ function f(x: number | undefined): string {
   return (x ?? 0).toFixed(3);
 }
 
+function roundPaired(d: PairedDifference): PairedDifference {
+  const r = (x: number) => Math.round(x * 10_000) / 10_000;
+  return { ...d, mean: r(d.mean), low: r(d.low), high: r(d.high), p: Math.round(d.p * 1000) / 1000 };
+}
+
+const signed = (x: number) => `${x >= 0 ? '+' : '−'}${Math.abs(x).toFixed(4)}`;
+
 function renderReports(reports: EvalReport[], perQuery: boolean): string {
   const lines: string[] = [];
   lines.push('| config | queries | nDCG@10 | R@5 | R@20 | MRR@10 | P@5 | MAP | p50 ms | p95 ms |');
@@ -238,6 +250,19 @@ function renderReports(reports: EvalReport[], perQuery: boolean): string {
     if (groups.length <= 1) continue;
     lines.push('', `nDCG@10 / R@20 by ${title}:`, '', `| config | ${groups.map((g) => `${g} (n=${reports[0][key][g]?.n ?? 0})`).join(' | ')} |`, `|---|${groups.map(() => '---').join('|')}|`);
     for (const r of reports) lines.push(`| ${r.config} | ${groups.map((g) => (r[key][g] ? `${f(r[key][g]['ndcg@10'])} / ${f(r[key][g]['r@20'])}` : '-')).join(' | ')} |`);
+  }
+  if (reports.length > 1) {
+    lines.push(
+      '',
+      `nDCG@10 against ${reports[0].config}, question by question (95 % paired bootstrap interval of the mean difference; p: sign-flip test):`,
+      '',
+      '| config | difference | 95 % interval | p | better / worse |',
+      '|---|---|---|---|---|',
+    );
+    for (const r of reports.slice(1)) {
+      const d = roundPaired(pairedNdcg(reports[0], r));
+      lines.push(`| ${r.config} | ${signed(d.mean)} | ${signed(d.low)} … ${signed(d.high)} | ${d.p.toFixed(2)} | ${d.wins} / ${d.losses} |`);
+    }
   }
   const stageNames = [...new Set(reports.flatMap((r) => Object.keys(r.latency.stages)))];
   lines.push('', 'Latency per stage, p50 / p95 ms:', '', `| config | ${stageNames.join(' | ')} |`, `|---|${stageNames.map(() => '---').join('|')}|`);

@@ -46,7 +46,15 @@ describe('docs-rag eval (CLI)', function () {
     // a second run reuses the index; a non-empty foreign --store is refused on --reindex
     const again = cli(['eval', '--beir', dir, '--store', path.join(tmp, 'beir-store'), '--config', 'bm25,hybrid', '--json']);
     assert.equal(again.code, 0, again.stderr);
-    assert.deepEqual(lastJson(again.stdout).configs.map((c: { config: string }) => c.config), ['bm25', 'hybrid']);
+    const both = lastJson(again.stdout).configs;
+    assert.deepEqual(both.map((c: { config: string }) => c.config), ['bm25', 'hybrid']);
+    // The second configuration is compared with the first question by question.
+    const paired = both[1].paired;
+    assert.equal(paired.against, 'bm25');
+    assert.equal(paired.questions, out.queries);
+    assert.ok(Math.abs(paired.mean - (both[1]['ndcg@10'] - both[0]['ndcg@10'])) < 2e-4, JSON.stringify(paired));
+    assert.ok(paired.low <= paired.mean && paired.mean <= paired.high && paired.p >= 0 && paired.p <= 1, JSON.stringify(paired));
+    assert.equal(both[0].paired, undefined);
     assert.doesNotMatch(again.stderr, /building a temporary index/);
     const refused = cli(['eval', '--beir', dir, '--store', path.join(tmp, 'beir-store'), '--reindex']);
     assert.equal(refused.code, 2);
@@ -77,6 +85,7 @@ describe('docs-rag eval (CLI)', function () {
     assert.ok(Object.keys(out.byCategory).length >= 1);
     const human = cli(['eval', '--folder', folder, '--queries', path.join(folder, 'questions.jsonl'), '--store', path.join(tmp, 'ws-store'), '--config', 'bm25']);
     assert.match(human.stdout, /\| bm25 \| \d+ \| [\d.]+ \|/);
+    assert.doesNotMatch(human.stdout, /question by question/, 'one configuration: nothing to compare');
     assert.equal(cli(['eval', '--folder', folder]).code, 2, 'missing --queries is a usage error');
     // A folder or questions file that does not exist is named (a missing folder was indexed as empty and measured).
     const noFolder = cli(['eval', '--folder', path.join(tmp, 'nope'), '--queries', path.join(folder, 'questions.jsonl')]);

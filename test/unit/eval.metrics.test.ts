@@ -5,7 +5,7 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import { loadBeir, loadWorkspaceQueries } from '../../src/rag/eval/datasets';
 import { matchAll, matchesEvidence, normalizeText, type Evidence } from '../../src/rag/eval/match';
-import { percentile, scoreRanking } from '../../src/rag/eval/metrics';
+import { pairedDifference, percentile, scoreRanking } from '../../src/rag/eval/metrics';
 import { aggregate } from '../../src/rag/eval/runner';
 import { WORKSPACE, requireShared } from '../helpers/shared';
 
@@ -99,5 +99,26 @@ describe('eval: dataset loaders', () => {
     assert.deepEqual([...set.qrels.get('q1')!.keys()], ['d1']);
     fs.writeFileSync(path.join(dir, 'bad.jsonl'), '{"query":"x","relevant":[{"path":"a","page":1,"grade":2}]}\n{oops\n');
     assert.throws(() => loadWorkspaceQueries(path.join(dir, 'bad.jsonl')), /bad\.jsonl:2/);
+  });
+
+  it('pairedDifference: a shift every question shares is outside the noise; one that some questions gain and others lose is not', () => {
+    const a = Array.from({ length: 200 }, (_, i) => (i % 10) / 10);
+    const same = pairedDifference(a, a);
+    assert.deepEqual([same.mean, same.low, same.high, same.p, same.wins, same.losses], [0, 0, 0, 1, 0, 0]);
+    // Every question 0.05 better: the interval excludes 0 and no random sign pattern reaches the mean.
+    const shifted = pairedDifference(a, a.map((x) => x + 0.05));
+    close(shifted.mean, 0.05);
+    assert.ok(shifted.low > 0 && shifted.high >= shifted.low, JSON.stringify(shifted));
+    assert.equal(shifted.p, 0);
+    assert.deepEqual([shifted.wins, shifted.losses], [200, 0]);
+    // 101 questions gain 0.2 and 99 lose 0.2: a mean of +0.002 that is noise (the interval holds 0, p near 1).
+    const mixed = pairedDifference(a, a.map((x, i) => x + (i < 101 ? 0.2 : -0.2)));
+    close(mixed.mean, 0.002);
+    assert.ok(mixed.low < 0 && mixed.high > 0, JSON.stringify(mixed));
+    assert.ok(mixed.p > 0.5, JSON.stringify(mixed));
+    assert.deepEqual([mixed.wins, mixed.losses], [101, 99]);
+    // Seeded: the same figures on every run.
+    assert.deepEqual(pairedDifference(a, a.map((x, i) => x + (i < 101 ? 0.2 : -0.2))), mixed);
+    assert.throws(() => pairedDifference([1], [1, 2]), /1 and 2 questions/);
   });
 });

@@ -20,7 +20,7 @@ import type { SearchSettings } from '../search/configs';
 import type { Retriever } from '../search/types';
 import { buildBeirIndex } from './beirIndex';
 import { loadBeir, loadWorkspaceQueries } from './datasets';
-import { evaluateBeir, evaluateWorkspace } from './runner';
+import { evaluateBeir, evaluateWorkspace, pairedNdcg, type EvalReport } from './runner';
 
 export const GATE_TOLERANCE = 0.005;
 export const GATE_SMALL_TOLERANCE = 0.01;
@@ -67,6 +67,8 @@ export interface GateFigures {
   queries: number;
   default: number;
   bm25: number;
+  /** default − bm25 question by question: 95 % paired bootstrap interval and sign-flip p (reported; the rules use the means). */
+  versusBm25?: { low: number; high: number; p: number };
   /** nDCG@10 of the retrievers in MeasureOptions.extra (reported only; the gate's rules ignore them). */
   extra?: Record<string, number>;
 }
@@ -97,6 +99,12 @@ export interface MeasureOptions {
 
 const round4 = (x: number | undefined) => Math.round((x ?? 0) * 10000) / 10000;
 
+/** One set's figures from the default's and bm25's reports over its questions. */
+function figures(queries: number, def: EvalReport, bm25: EvalReport): GateFigures {
+  const d = pairedNdcg(bm25, def);
+  return { queries, default: round4(def.metrics['ndcg@10']), bm25: round4(bm25.metrics['ndcg@10']), versusBm25: { low: round4(d.low), high: round4(d.high), p: Math.round(d.p * 1000) / 1000 } };
+}
+
 /** Builds fresh indexes in a temporary folder (removed afterwards) and measures default and bm25 on each set. */
 export async function measureGate(o: MeasureOptions): Promise<GateMeasurement> {
   const start = performance.now();
@@ -123,8 +131,8 @@ export async function measureGate(o: MeasureOptions): Promise<GateMeasurement> {
         }
         const queries = loadWorkspaceQueries(path.join(source, set.queries!));
         const run = async (config: string, overrides?: Partial<SearchSettings>) =>
-          (await evaluateWorkspace(createRetriever(engine!, { config, overrides, detect: detectLanguage }), queries, { config })).metrics['ndcg@10'];
-        out[set.name] = { queries: queries.length, default: round4(await run('default', o.defaultOverrides)), bm25: round4(await run('bm25')) };
+          evaluateWorkspace(createRetriever(engine!, { config, overrides, detect: detectLanguage }), queries, { config });
+        out[set.name] = figures(queries.length, await run('default', o.defaultOverrides), await run('bm25'));
         for (const [name, make] of Object.entries(o.extra ?? {})) {
           const extra = (out[set.name].extra ??= {});
           extra[name] = round4((await evaluateWorkspace(await make(engine), queries, { config: name })).metrics['ndcg@10']);
@@ -137,8 +145,8 @@ export async function measureGate(o: MeasureOptions): Promise<GateMeasurement> {
           await buildBeirIndex(engine.store, engine.embedder, beir);
         }
         const run = async (config: string, overrides?: Partial<SearchSettings>) =>
-          (await evaluateBeir(createRetriever(engine!, { config, overrides, detect: detectLanguage }), beir, { config })).metrics['ndcg@10'];
-        out[set.name] = { queries: beir.queries.length, default: round4(await run('default', o.defaultOverrides)), bm25: round4(await run('bm25')) };
+          evaluateBeir(createRetriever(engine!, { config, overrides, detect: detectLanguage }), beir, { config });
+        out[set.name] = figures(beir.queries.length, await run('default', o.defaultOverrides), await run('bm25'));
         for (const [name, make] of Object.entries(o.extra ?? {})) {
           const extra = (out[set.name].extra ??= {});
           extra[name] = round4((await evaluateBeir(await make(engine), beir, { config: name })).metrics['ndcg@10']);
@@ -223,12 +231,14 @@ export function renderGate(r: GateResult, baseline?: GateBaseline): string {
   const lines = [
     `retrieval quality gate (nDCG@10; baseline ${baseline ? `${baseline.commit}, ${baseline.measuredAt}` : '-'}; fails below baseline - ${GATE_TOLERANCE} on sets of ≥ ${GATE_LARGE_SET} questions, - ${GATE_SMALL_TOLERANCE} on smaller ones, or on public sets below bm25 - ${GATE_BM25_MARGIN})`,
     '',
-    '| set | queries | baseline | default | Δ | bm25 | default - bm25 | verdict |',
+    '| set | queries | baseline | default | Δ | bm25 | default - bm25 (95 % interval, p) | verdict |',
     '|---|---|---|---|---|---|---|---|',
   ];
   for (const row of r.rows) {
     const d = row.baseline === undefined ? '-' : (row.default - row.baseline >= 0 ? '+' : '') + (row.default - row.baseline).toFixed(3);
-    const vs = (row.default - row.bm25 >= 0 ? '+' : '') + (row.default - row.bm25).toFixed(3);
+    const sign = (x: number) => (x >= 0 ? '+' : '') + x.toFixed(3);
+    const ci = row.versusBm25 ? ` (${sign(row.versusBm25.low)} … ${sign(row.versusBm25.high)}, p ${row.versusBm25.p.toFixed(2)})` : '';
+    const vs = sign(row.default - row.bm25) + ci;
     lines.push(
       `| ${row.set}${row.public ? '' : ' (dev)'} | ${row.queries} | ${row.baseline?.toFixed(3) ?? '-'} | ${row.default.toFixed(3)} | ${d} | ${row.bm25.toFixed(3)} | ${vs} | ${row.failures.length ? `FAIL: ${row.failures.join('; ')}` : 'ok'} |`,
     );

@@ -77,3 +77,56 @@ export function percentile(values: number[], p: number): number {
   const idx = Math.min(sorted.length - 1, Math.max(0, Math.ceil((p / 100) * sorted.length) - 1));
   return sorted[idx];
 }
+
+/** A paired comparison of two configurations over the same questions (b − a per question). */
+export interface PairedDifference {
+  questions: number;
+  /** Mean of b − a. */
+  mean: number;
+  /** 95 % interval of the mean by the paired bootstrap (questions resampled with replacement). */
+  low: number;
+  high: number;
+  /** Two-sided p of the mean by the sign-flip randomization test: how often random signs give a mean as far from 0. */
+  p: number;
+  /** Questions where b scores higher / lower than a. */
+  wins: number;
+  losses: number;
+}
+
+/**
+ * Whether b differs from a beyond the noise of these questions: a difference whose interval holds 0 (p large) could
+ * come from which questions the set happens to hold, and no rule is decided by it (EVALUATION.md, "Method"). Seeded,
+ * so one set's figures are the same on every run.
+ */
+export function pairedDifference(a: number[], b: number[], resamples = 10_000, seed = 1): PairedDifference {
+  if (a.length !== b.length) throw new Error(`paired comparison of ${a.length} and ${b.length} questions`);
+  const d = a.map((x, i) => b[i] - x);
+  const n = d.length;
+  if (n === 0) return { questions: 0, mean: 0, low: 0, high: 0, p: 1, wins: 0, losses: 0 };
+  const mean = d.reduce((s, x) => s + x, 0) / n;
+  let state = seed >>> 0;
+  const random = () => (state = (Math.imul(state, 1664525) + 1013904223) >>> 0) / 2 ** 32;
+  const means: number[] = [];
+  let asFar = 0;
+  for (let r = 0; r < resamples; r++) {
+    let boot = 0;
+    let flipped = 0;
+    for (let i = 0; i < n; i++) {
+      boot += d[Math.floor(random() * n)];
+      flipped += random() < 0.5 ? d[i] : -d[i];
+    }
+    means.push(boot / n);
+    if (Math.abs(flipped / n) >= Math.abs(mean) - 1e-12) asFar++;
+  }
+  means.sort((x, y) => x - y);
+  const eps = 1e-9;
+  return {
+    questions: n,
+    mean,
+    low: means[Math.floor(0.025 * resamples)],
+    high: means[Math.ceil(0.975 * resamples) - 1],
+    p: asFar / resamples,
+    wins: d.filter((x) => x > eps).length,
+    losses: d.filter((x) => x < -eps).length,
+  };
+}

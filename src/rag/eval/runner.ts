@@ -3,7 +3,7 @@
 import type { Retriever } from '../search/types';
 import type { BeirSet, WorkspaceQuery } from './datasets';
 import { matchAll, type MatchOptions } from './match';
-import { average, percentile, scoreRanking, type GainKind, type QueryMetrics } from './metrics';
+import { average, pairedDifference, percentile, scoreRanking, type GainKind, type PairedDifference, type QueryMetrics } from './metrics';
 
 export interface QueryResult {
   id: string;
@@ -183,4 +183,11 @@ function round(x: number): number {
 }
 function round4(x: number | undefined): number {
   return Math.round((x ?? 0) * 10000) / 10000;
+}
+
+/** nDCG@10 of `b` against `a`, question by question (the same questions, matched by id). */
+export function pairedNdcg(a: EvalReport, b: EvalReport): PairedDifference {
+  const of = new Map(b.perQuery.map((q) => [q.id, q.metrics['ndcg@10']]));
+  const both = a.perQuery.filter((q) => of.has(q.id));
+  return pairedDifference(both.map((q) => q.metrics['ndcg@10']), both.map((q) => of.get(q.id)!));
 }
