@@ -84,3 +84,18 @@ export async function textOf(selector: string, target: FrameTarget = {}): Promis
 export async function evaluate<T = unknown>(expression: string, target: FrameTarget = {}): Promise<T> {
   return (await driverRequest({ action: 'evaluate', expression, ...target })) as T;
 }
+
+/** The Chat view's text: every response's text, then the whole page's (follow-ups and labels sit outside the responses). */
+export function chatText(): Promise<string> {
+  return evaluate<string>(
+    "Array.from(document.querySelectorAll('.interactive-response')).map((e) => e.textContent || '').join('\\n') + '\\n' + document.body.innerText",
+  );
+}
+
+/** Scrolls the Chat view up to the last response's start (its first citations), for a screenshot of the answer's start. */
+export async function scrollChatToLastResponse(): Promise<void> {
+  await evaluate(
+    "(() => { const r = Array.from(document.querySelectorAll('.interactive-response')).pop(); const list = r && r.closest('.monaco-scrollable-element'); if (list) for (let i = 0; i < 40; i++) list.dispatchEvent(new WheelEvent('wheel', { deltaY: -400, bubbles: true })); return !!list; })()",
+  );
+  await new Promise((r) => setTimeout(r, 500));
+}

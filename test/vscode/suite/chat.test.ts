@@ -10,7 +10,7 @@ import { DocsService } from '../../../src/views/docsService';
 import { EngineHost } from '../../../src/views/engineHost';
 import { ExtractedTextProvider } from '../../../src/views/extractProvider';
 import { Locator } from '../../../src/views/locations';
-import { driverAvailable, evaluate, screenshot } from '../runner/driverClient';
+import { chatText, driverAvailable, evaluate, screenshot, scrollChatToLastResponse } from '../runner/driverClient';
 import { api, fileUri, flat, folder, rangeText, recordingStream, sameRange, textAt, waitUntil, type Recorded } from './helpers';
 import { testLog } from './testLog';
 
@@ -173,19 +173,14 @@ describe('@docs chat participant', () => {
     const text = await waitUntil(
       'the finished @docs answer in the Chat view (with its follow-ups)',
       async () => {
-        const t = await evaluate<string>(
-          "Array.from(document.querySelectorAll('.interactive-response')).map((e) => e.textContent || '').join('\\n') + '\\n' + document.body.innerText",
-        );
+        const t = await chatText();
         return /urlaub\.md:\d+/.test(t) && /Used \d+ references?/.test(t) && /Show the matching passages/.test(t) ? t : '';
       },
       90_000,
       500,
     );
     // Show the start of the answer (the first citations) rather than its end.
-    await evaluate(
-      "(() => { const r = Array.from(document.querySelectorAll('.interactive-response')).pop(); const list = r && r.closest('.monaco-scrollable-element'); if (list) for (let i = 0; i < 40; i++) list.dispatchEvent(new WheelEvent('wheel', { deltaY: -400, bubbles: true })); return !!list; })()",
-    );
-    await new Promise((r) => setTimeout(r, 500));
+    await scrollChatToLastResponse();
     await screenshot('chat-answer');
     assert.match(text, /Urlaub/);
   });

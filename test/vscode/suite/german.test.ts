@@ -10,7 +10,7 @@ import * as fs from 'node:fs';
 import path from 'node:path';
 import * as vscode from 'vscode';
 import { createChatHandler, type DocsChatResult } from '../../../src/views/chatParticipant';
-import { driverAvailable, evaluate, fill, press, screenshot, waitFor } from '../runner/driverClient';
+import { chatText, driverAvailable, evaluate, fill, press, screenshot, scrollChatToLastResponse, waitFor } from '../runner/driverClient';
 import type { FrameTarget } from '../runner/protocol';
 import { api, EXTENSION_ID, recordingStream, searchFor, waitUntil } from './helpers';
 import { testLog } from './testLog';
@@ -138,9 +138,7 @@ describe('German display language (--locale de)', () => {
     const text = await waitUntil(
       'the finished @docs answer in the Chat view with its German follow-ups',
       async () => {
-        const t = await evaluate<string>(
-          "Array.from(document.querySelectorAll('.interactive-response')).map((e) => e.textContent || '').join('\\n') + '\\n' + document.body.innerText",
-        );
+        const t = await chatText();
         return /urlaub\.md:\d+/.test(t) && followups.every((f) => t.includes(f)) ? t : '';
       },
       90_000,
@@ -152,10 +150,7 @@ describe('German display language (--locale de)', () => {
     assert.doesNotMatch(seen, /Opening the index|Searching the documents|Writing the answer/, 'no English progress message');
     assert.match(text, /Urlaub/);
     // Show the start of the answer (the first citations) rather than its end.
-    await evaluate(
-      "(() => { const r = Array.from(document.querySelectorAll('.interactive-response')).pop(); const list = r && r.closest('.monaco-scrollable-element'); if (list) for (let i = 0; i < 40; i++) list.dispatchEvent(new WheelEvent('wheel', { deltaY: -400, bubbles: true })); return !!list; })()",
-    );
-    await new Promise((r) => setTimeout(r, 500));
+    await scrollChatToLastResponse();
     await screenshot('chat-answer-de');
   });
 });
