@@ -9,8 +9,7 @@ import { defaultConfig, type ChunkConfig } from '../rag/config';
 import { openEngine, type Engine } from '../rag/engine';
 import { buildBeirIndex } from '../rag/eval/beirIndex';
 import { loadBeir, loadWorkspaceQueries } from '../rag/eval/datasets';
-import type { PairedDifference } from '../rag/eval/metrics';
-import { evaluateBeir, evaluateWorkspace, pairedNdcg, summaryJson, type EvalReport } from '../rag/eval/runner';
+import { evaluateBeir, evaluateWorkspace, pairedNdcg, roundPaired, summaryJson, type EvalReport } from '../rag/eval/runner';
 import { createRetriever } from '../rag/search';
 import { BASE_SETTINGS, NAMED_CONFIGS, type SearchSettings } from '../rag/search/configs';
 import type { ChatModel } from '../rag/types';
@@ -228,11 +227,6 @@ function cacheDir(kind: string, source: string, embed: Record<string, unknown>):
 
 function f(x: number | undefined): string {
   return (x ?? 0).toFixed(3);
-}
-
-function roundPaired(d: PairedDifference): PairedDifference {
-  const r = (x: number) => Math.round(x * 10_000) / 10_000;
-  return { ...d, mean: r(d.mean), low: r(d.low), high: r(d.high), p: Math.round(d.p * 1000) / 1000 };
 }
 
 const signed = (x: number) => `${x >= 0 ? '+' : '−'}${Math.abs(x).toFixed(4)}`;

@@ -20,7 +20,7 @@ import type { SearchSettings } from '../search/configs';
 import type { Retriever } from '../search/types';
 import { buildBeirIndex } from './beirIndex';
 import { loadBeir, loadWorkspaceQueries } from './datasets';
-import { evaluateBeir, evaluateWorkspace, pairedNdcg, type EvalReport } from './runner';
+import { evaluateBeir, evaluateWorkspace, pairedNdcg, roundPaired, type EvalReport } from './runner';
 
 export const GATE_TOLERANCE = 0.005;
 export const GATE_SMALL_TOLERANCE = 0.01;
@@ -101,8 +101,8 @@ const round4 = (x: number | undefined) => Math.round((x ?? 0) * 10000) / 10000;
 
 /** One set's figures from the default's and bm25's reports over its questions. */
 function figures(queries: number, def: EvalReport, bm25: EvalReport): GateFigures {
-  const d = pairedNdcg(bm25, def);
-  return { queries, default: round4(def.metrics['ndcg@10']), bm25: round4(bm25.metrics['ndcg@10']), versusBm25: { low: round4(d.low), high: round4(d.high), p: Math.round(d.p * 1000) / 1000 } };
+  const { low, high, p } = roundPaired(pairedNdcg(bm25, def));
+  return { queries, default: round4(def.metrics['ndcg@10']), bm25: round4(bm25.metrics['ndcg@10']), versusBm25: { low, high, p } };
 }
 
 /** Builds fresh indexes in a temporary folder (removed afterwards) and measures default and bm25 on each set. */
@@ -234,9 +234,9 @@ export function renderGate(r: GateResult, baseline?: GateBaseline): string {
     '| set | queries | baseline | default | Δ | bm25 | default - bm25 (95 % interval, p) | verdict |',
     '|---|---|---|---|---|---|---|---|',
   ];
+  const sign = (x: number) => (x >= 0 ? '+' : '') + x.toFixed(3);
   for (const row of r.rows) {
-    const d = row.baseline === undefined ? '-' : (row.default - row.baseline >= 0 ? '+' : '') + (row.default - row.baseline).toFixed(3);
-    const sign = (x: number) => (x >= 0 ? '+' : '') + x.toFixed(3);
+    const d = row.baseline === undefined ? '-' : sign(row.default - row.baseline);
     const ci = row.versusBm25 ? ` (${sign(row.versusBm25.low)} … ${sign(row.versusBm25.high)}, p ${row.versusBm25.p.toFixed(2)})` : '';
     const vs = sign(row.default - row.bm25) + ci;
     lines.push(
@@ -244,9 +244,9 @@ export function renderGate(r: GateResult, baseline?: GateBaseline): string {
     );
   }
   const m = r.mean;
-  const md = m.baseline === undefined ? '-' : (m.default - m.baseline >= 0 ? '+' : '') + (m.default - m.baseline).toFixed(3);
+  const md = m.baseline === undefined ? '-' : sign(m.default - m.baseline);
   lines.push(
-    `| question-weighted mean | ${m.queries} | ${m.baseline?.toFixed(3) ?? '-'} | ${m.default.toFixed(3)} | ${md} | ${m.bm25.toFixed(3)} | ${(m.default - m.bm25 >= 0 ? '+' : '') + (m.default - m.bm25).toFixed(3)} | |`,
+    `| question-weighted mean | ${m.queries} | ${m.baseline?.toFixed(3) ?? '-'} | ${m.default.toFixed(3)} | ${md} | ${m.bm25.toFixed(3)} | ${sign(m.default - m.bm25)} | |`,
   );
   lines.push('', `gate: ${r.ok ? 'passed' : 'FAILED'}`);
   return `${lines.join('\n')}\n`;

@@ -185,6 +185,11 @@ function round4(x: number | undefined): number {
   return Math.round((x ?? 0) * 10000) / 10000;
 }
 
+/** A paired comparison as reports print it: differences to four decimals, p to three. */
+export function roundPaired(d: PairedDifference): PairedDifference {
+  return { ...d, mean: round4(d.mean), low: round4(d.low), high: round4(d.high), p: Math.round(d.p * 1000) / 1000 };
+}
+
 /** nDCG@10 of `b` against `a`, question by question (the same questions, matched by id). */
 export function pairedNdcg(a: EvalReport, b: EvalReport): PairedDifference {
   const of = new Map(b.perQuery.map((q) => [q.id, q.metrics['ndcg@10']]));
