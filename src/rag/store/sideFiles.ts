@@ -41,10 +41,6 @@ export class SideFiles {
     private readonly dir: string,
   ) {}
 
-  private table(): Promise<Table | null> {
-    return openSideTable(this.db);
-  }
-
   private readLocal(name: string): string | null {
     try {
       return fs.readFileSync(path.join(this.dir, name), 'utf8');
@@ -56,7 +52,7 @@ export class SideFiles {
   /** Makes the mirror folder hold exactly the store's files (a file the store does not have is removed). */
   async pull(): Promise<void> {
     fs.mkdirSync(this.dir, { recursive: true });
-    const table = await this.table();
+    const table = await openSideTable(this.db);
     const rows = table ? ((await table.query().select(['name', 'text']).toArray()) as { name: string; text: string }[]) : [];
     table?.close();
     const remote = new Map(rows.filter((r) => SIDE_FILES.includes(r.name)).map((r) => [r.name, r.text]));
@@ -87,7 +83,7 @@ export class SideFiles {
       else changed.push({ name, text });
     }
     if (changed.length === 0 && removed.length === 0) return;
-    let table = await this.table();
+    let table = await openSideTable(this.db);
     table ??= await this.db.createEmptyTable(SIDE_TABLE, sideTableSchema, { existOk: true });
     try {
       const t = table;
