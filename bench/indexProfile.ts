@@ -10,7 +10,8 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import { chunkDocument } from '../src/rag/chunk';
 import { defaultConfig } from '../src/rag/config';
-import { BUILTIN_DIMENSION, BUILTIN_MODEL, embedBuiltin } from '../src/rag/embed';
+import { BUILTIN_DIMENSION, BuiltinEmbedder, embedBuiltin } from '../src/rag/embed';
+import { embedderInfo } from '../src/rag/types';
 import { formatOf } from '../src/rag/ingest/formats';
 import { parseBytes } from '../src/rag/ingest/parseBytes';
 import { sha256 } from '../src/rag/index/fileHash';
@@ -76,7 +77,7 @@ async function main(): Promise<void> {
     // after the first batch, then indexForSearch. CPU of the whole process: LanceDB works on its own threads.
     const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'docs-rag-profile-'));
     const store = await openStore(dir);
-    await store.useEmbedder({ id: 'builtin', model: BUILTIN_MODEL, dimension: BUILTIN_DIMENSION });
+    await store.useEmbedder(embedderInfo(new BuiltinEmbedder()));
     let c0 = cpu();
     let batch: FileUpdate[] = [];
     let rows = 0;

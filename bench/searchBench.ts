@@ -23,7 +23,7 @@ import { openStore } from '../src/rag/store';
 import { fts5FromStore } from './fts5';
 import type { LanceStore } from '../src/rag/store/lanceStore';
 import type { FileUpdate } from '../src/rag/store/types';
-import type { Embedder, IndexedPassage } from '../src/rag/types';
+import { embedderInfo, type Embedder, type IndexedPassage } from '../src/rag/types';
 
 const PER_DOC = 20;
 
@@ -34,7 +34,7 @@ function sharedDir(): string {
 async function build(store: LanceStore, embedder: Embedder, n: number): Promise<number> {
   const set = loadBeir(path.join(sharedDir(), 'eval/scifact'));
   const start = performance.now();
-  await store.useEmbedder({ id: embedder.id, model: embedder.model, dimension: embedder.dimension });
+  await store.useEmbedder(embedderInfo(embedder));
   const batchDocs = 250; // 5,000 passages per write
   const vocab = new Vocabulary(); // as the indexer keeps it: German word counts for the compound splitter
   for (let d0 = 0; d0 * PER_DOC < n; d0 += batchDocs) {

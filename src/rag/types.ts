@@ -150,6 +150,13 @@ export interface SearchHit {
 }
 
 /** Embeds texts into L2-normalised vectors. */
+/**
+ * How an index keeps an embedder's vectors. 'float': 32-bit floats, searched by cosine. 'codes': compact codes of the
+ * rotated vector (store/vectorCodes.ts: sign bits searched by Hamming distance, candidates ranked by 8-bit codes), under
+ * a third of the bytes; chosen by an embedder whose rankings the quality gate showed unchanged by them.
+ */
+export type VectorLayout = 'float' | 'codes';
+
 export interface Embedder {
   /** e.g. "builtin" or "ollama". */
   readonly id: string;
@@ -157,6 +164,8 @@ export interface Embedder {
   readonly model: string;
   /** Vector dimension; for remote models known after the first call (see `init`). */
   dimension: number;
+  /** How an index keeps this embedder's vectors. */
+  readonly vectorLayout: VectorLayout;
   /** Checks the model is usable and learns the dimension. Throws an error with a fix in its message. */
   init(signal?: AbortSignal): Promise<void>;
   /**
@@ -190,6 +199,12 @@ export interface EmbedderInfo {
   id: string;
   model: string;
   dimension: number;
+  vectorLayout: VectorLayout;
+}
+
+/** The identity an index records of `embedder`. */
+export function embedderInfo(embedder: Pick<Embedder, 'id' | 'model' | 'dimension' | 'vectorLayout'>): EmbedderInfo {
+  return { id: embedder.id, model: embedder.model, dimension: embedder.dimension, vectorLayout: embedder.vectorLayout };
 }
 
 /** Chat message in the format shared by Ollama and VS Code (roles system/user/assistant/tool). */

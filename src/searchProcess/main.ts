@@ -6,7 +6,7 @@
 // the latest committed version, so a search never waits for an index job. Never imports `vscode`.
 import { openEngine, type Engine } from '../rag/engine';
 import { createRetriever } from '../rag/search/index';
-import { ModelError, type ChatModel, type ChatResponse } from '../rag/types';
+import { ModelError, embedderInfo, type ChatModel, type ChatResponse } from '../rag/types';
 import { STORE_READS, type FromSearch, type ReaderInfo, type RemoteChatSpec, type ToSearch } from './protocol';
 
 /** Open readers by generation (a reopened index gets a new generation; the old one closes when the host says so). */
@@ -77,7 +77,7 @@ async function handle(m: Exclude<ToSearch, { type: 'cancel' | 'hostResult' | 'ho
         opening.catch(() => readers.delete(m.generation));
       }
       const e = await reader(m.generation);
-      const info: ReaderInfo = { embedder: { id: e.embedder.id, model: e.embedder.model, dimension: e.embedder.dimension }, meta: e.store.meta(), warnings: e.warnings };
+      const info: ReaderInfo = { embedder: embedderInfo(e.embedder), meta: e.store.meta(), warnings: e.warnings };
       return { value: info, meta: info.meta };
     }
     case 'close': {

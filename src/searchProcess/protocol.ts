@@ -4,7 +4,7 @@
 import type { FolderSpec } from '../indexProcess/protocol';
 import type { SearchSettings } from '../rag/search/configs';
 import type { RetrieveOptions } from '../rag/search/types';
-import type { ChatMessage, ChatOptions, ChatResponse } from '../rag/types';
+import type { ChatMessage, ChatOptions, ChatResponse, EmbedderInfo } from '../rag/types';
 import type { IndexMeta } from '../rag/store/types';
 
 /** The store reads the host may ask for (IndexStore methods of the same name and arguments). */
@@ -13,7 +13,7 @@ export type StoreRead = (typeof STORE_READS)[number];
 
 /** What the host knows of an opened reader: enough for status and the answer stage without asking again. */
 export interface ReaderInfo {
-  embedder: { id: string; model: string; dimension: number };
+  embedder: EmbedderInfo;
   meta: IndexMeta | null;
   warnings: string[];
 }

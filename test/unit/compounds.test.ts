@@ -143,10 +143,10 @@ describe('compounds: vocabulary', () => {
     annotateCompounds([de, en], generated());
     assert.equal(de.keywordParts, 'gorbung wunfel');
     assert.equal(en.keywordParts, undefined);
-    const row = passageToRow(de, new Float32Array(4));
+    const row = passageToRow(de, new Float32Array(4), 'float');
     assert.match(row.fts_de as string, /^Die Gorbungswunfel\n\S gorbung wunfel$/);
     assert.equal(row.text, 'Die Gorbungswunfel', 'shown text unchanged');
-    assert.equal(passageToRow(en, new Float32Array(4)).fts_en, 'The gorbungswunfel');
+    assert.equal(passageToRow(en, new Float32Array(4), 'float').fts_en, 'The gorbungswunfel');
   });
 });
 

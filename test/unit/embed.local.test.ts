@@ -182,7 +182,7 @@ describe('docs-rag index/search/status with --embedder local (tiny model, child 
     assert.doesNotMatch(idx.stdout, /not indexed/);
     const status = await runCliSource(['status', '--folder', WORKSPACE, '--store', store, '--json']);
     const s = JSON.parse(status.stdout);
-    assert.deepEqual(s.embedder, { id: 'local', model: TINY_MODEL_DIR, dimension: 32 });
+    assert.deepEqual(s.embedder, { id: 'local', model: TINY_MODEL_DIR, dimension: 32, vectorLayout: 'float' });
     // Reopened from the index's record: no flags needed.
     const search = await runCliSource(['search', '--folder', WORKSPACE, '--store', store, '--trace', 'Wie viele Urlaubstage stehen mir zu?']);
     assert.equal(search.code, 0, search.stderr);

@@ -25,7 +25,7 @@ async function storeWithoutVectorIndex(dir: string, o: { uniform?: boolean } = {
   const store = await openStore(dir);
   // Uniform vectors in 64 dimensions: nearest neighbours scatter over the partitions (the IVF worst case).
   const dim = o.uniform ? 64 : DIM;
-  await store.useEmbedder({ id: 'test', model: 'm', dimension: dim });
+  await store.useEmbedder({ id: 'test', model: 'm', dimension: dim, vectorLayout: 'float' });
   let seed = 3;
   const r = () => ((seed = (Math.imul(seed, 1664525) + 1013904223) >>> 0) / 2 ** 32);
   const unit = (v: Float32Array) => v.map((x) => x / Math.hypot(...v));

@@ -11,7 +11,7 @@ import { defaultConfig } from '../../src/rag/config';
 import { createRetriever } from '../../src/rag/search';
 import { openStore } from '../../src/rag/store';
 import type { LanceStore } from '../../src/rag/store/lanceStore';
-import type { Embedder, IndexedPassage } from '../../src/rag/types';
+import { embedderInfo, type Embedder, type IndexedPassage } from '../../src/rag/types';
 import { closedPort, startFakeOllama, type FakeChatRequest, type FakeOllama } from '../helpers/ollamaServer';
 
 const DOCS: { path: string; text: string; lang: 'de' | 'en' }[] = [
@@ -28,7 +28,7 @@ const DOCS: { path: string; text: string; lang: 'de' | 'en' }[] = [
 async function buildStore(dir: string, embedder: Embedder): Promise<LanceStore> {
   const store = await openStore(dir);
   await embedder.init();
-  await store.useEmbedder({ id: embedder.id, model: embedder.model, dimension: embedder.dimension });
+  await store.useEmbedder(embedderInfo(embedder));
   const passages: IndexedPassage[] = DOCS.map((d, i) => ({
     id: `p${i}`, path: d.path, fileHash: `h${i}`, format: 'md', level: 2, chunkPath: 'doc/section-0/chunk-0', parentId: null, order: 0,
     headingPath: [d.path], title: d.path, text: d.text, overlap: '', lang: d.lang, loc: { startLine: 1, endLine: 1 }, indexText: d.text,

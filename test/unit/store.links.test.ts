@@ -12,7 +12,7 @@ import type { IndexedPassage, LinkRow } from '../../src/rag/types';
 import { lawsOf, resolveEdges, targetMap } from '../../src/rag/links/resolve';
 
 const DIM = 4;
-const info = { id: 'test', model: 'm1', dimension: DIM };
+const info = { id: 'test', model: 'm1', dimension: DIM, vectorLayout: 'float' as const };
 const vec = (i: number) => Float32Array.from({ length: DIM }, (_, j) => (j === i % DIM ? 1 : 0));
 
 function passage(file: string, i: number, text: string, hash = `h-${file}`): IndexedPassage {

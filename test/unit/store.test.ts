@@ -8,7 +8,7 @@ import type { FileRecord } from '../../src/rag/store/types';
 import type { IndexedPassage, Lang, Level } from '../../src/rag/types';
 
 const DIM = 8;
-const info = { id: 'test', model: 'm1', dimension: DIM };
+const info = { id: 'test', model: 'm1', dimension: DIM, vectorLayout: 'float' as const };
 
 function vec(seed: number): Float32Array {
   const v = new Float32Array(DIM);
@@ -212,7 +212,7 @@ describe('LanceStore (real LanceDB in a temp dir)', () => {
 
   /** n rows of dimension `dim` in files of 100 passages; `at(i)` gives row i's vector (deterministic). */
   async function fill(dim: number, n: number, at: (i: number) => Float32Array, o: { vectorIndex?: boolean } = {}): Promise<void> {
-    assert.equal(await store.useEmbedder({ id: 'test', model: `d${dim}`, dimension: dim }), true);
+    assert.equal(await store.useEmbedder({ id: 'test', model: `d${dim}`, dimension: dim, vectorLayout: 'float' }), true);
     const updates = [];
     for (let f = 0; f < n / 100; f++) {
       const file = `f${f}.md`;
@@ -435,12 +435,12 @@ describe('LanceStore (real LanceDB in a temp dir)', () => {
     await store.replaceFile(record('a.md', 1), [passage('a.md', 0, 'alpha')], [vec(1)]);
     assert.equal(await store.useEmbedder(info), false);
     assert.equal(await store.countPassages(), 1);
-    assert.equal(await store.useEmbedder({ id: 'test', model: 'm2', dimension: 4 }), true);
+    assert.equal(await store.useEmbedder({ id: 'test', model: 'm2', dimension: 4, vectorLayout: 'float' }), true);
     assert.equal(await store.countPassages(), 0);
     assert.equal((await store.listFiles()).length, 0);
     await store.close();
     store = await openStore(dir);
-    assert.deepEqual(store.meta()?.embedder, { id: 'test', model: 'm2', dimension: 4 });
+    assert.deepEqual(store.meta()?.embedder, { id: 'test', model: 'm2', dimension: 4, vectorLayout: 'float' });
   });
 
   it('repair drops passages of files without a matching record (a write killed between the two commits)', async () => {

@@ -192,6 +192,8 @@ export function embedBuiltin(text: string, dimension = BUILTIN_DIMENSION): Float
 
 export class BuiltinEmbedder implements Embedder {
   readonly id = 'builtin';
+  /** Its rankings come out the same from the store's compact codes as from floats (the quality gate, EVALUATION.md). */
+  readonly vectorLayout = 'codes' as const;
   readonly model = BUILTIN_MODEL;
   dimension = BUILTIN_DIMENSION;
 

@@ -108,6 +108,8 @@ interface Pending {
 
 export class LocalEmbedder implements Embedder {
   readonly id = 'local';
+  /** A semantic model's vectors are kept whole (no quality measured here for codes of them). */
+  readonly vectorLayout = 'float' as const;
   /** A real model: vectors are filled after the text is written (keyword search first). */
   readonly deferVectors = true;
   /** The known model's name, or the absolute folder (recorded in the index; reopened from there). */

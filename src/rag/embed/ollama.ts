@@ -70,6 +70,8 @@ export function normalise(v: ArrayLike<number>): Float32Array {
 
 export class OllamaEmbedder implements Embedder {
   readonly id = 'ollama';
+  /** A semantic model's vectors are kept whole (no quality measured here for codes of them). */
+  readonly vectorLayout = 'float' as const;
   /** A real model over HTTP: vectors are filled after the text is written (keyword search first). */
   readonly deferVectors = true;
   readonly model: string;

@@ -2,7 +2,7 @@
 // (title + text), embedded by the given embedder, written with the store's bulk append, then optimised (FTS indexes).
 import { createHash } from 'node:crypto';
 import { detectLanguage } from '../text/language';
-import type { Embedder, IndexedPassage } from '../types';
+import { embedderInfo, type Embedder, type IndexedPassage } from '../types';
 import type { FileRecord, IndexStore } from '../store/types';
 import type { BeirSet } from './datasets';
 import { beirPassageId } from './runner';
@@ -17,7 +17,7 @@ export async function buildBeirIndex(
 ): Promise<{ passages: number; ms: number }> {
   const start = performance.now();
   await embedder.init();
-  await store.useEmbedder({ id: embedder.id, model: embedder.model, dimension: embedder.dimension });
+  await store.useEmbedder(embedderInfo(embedder));
   const batch = o.batch ?? 500;
   const write = store.addNewFiles.bind(store);
   // The whole corpus is known up front: the German vocabulary (compound splitter) is counted before anything is written.

@@ -6,6 +6,7 @@ import type { Engine } from '../engine';
 import { recordedSettings } from '../config';
 import { EnrichRun, pruneEnrichCache } from '../enrich';
 import type { IndexStore } from '../store/types';
+import { embedderInfo } from '../types';
 import { BatchWriter } from './batchWriter';
 import { fillPendingVectors } from './fillVectors';
 import { runBounded } from './boundedRun';
@@ -216,7 +217,7 @@ async function runIndex(engine: Engine, o: IndexOptions, progress: RunProgress, 
   const warnings = [...engine.warnings];
   progress.report('scan');
   await embedder.init(signal);
-  const info = { id: embedder.id, model: embedder.model, dimension: embedder.dimension };
+  const info = embedderInfo(embedder);
   const keys = runKeys(info, config);
   const recovery = await bindAndRecover(store, info, warnings, keys.full, recordedSettings(config));
   progress.lap('open');

@@ -5,12 +5,13 @@
 // the column (when it is ASCII) or one write per value into one buffer.
 import type { Table as LanceTable } from '@lancedb/lancedb';
 import {
-  Bool, FixedSizeList, Float32, Float64, Int32, RecordBatch, Struct, Table, Utf8, makeData, vectorFromArray, type Data,
+  Bool, FixedSizeList, Float32, Float64, Int32, RecordBatch, Struct, Table, Uint8, Utf8, makeData, vectorFromArray, type Data,
   type DataType, type Schema,
 } from 'apache-arrow';
 
 /**
- * rows: plain objects with one key per schema field; the `vector` field (FixedSizeList<Float32>) takes Float32Arrays.
+ * rows: plain objects with one key per schema field; a FixedSizeList<Float32> field takes Float32Arrays, a
+ * FixedSizeList<Uint8> field Uint8Arrays.
  * Returns null when a column came out in several chunks (very large batches): the caller then uses makeArrowTable.
  */
 export function toArrowTable(schema: Schema, rows: Record<string, unknown>[]): Table | null {
@@ -19,15 +20,19 @@ export function toArrowTable(schema: Schema, rows: Record<string, unknown>[]): T
     const type = field.type as DataType;
     if (type instanceof FixedSizeList) {
       const dim = type.listSize;
-      const flat = new Float32Array(n * dim);
-      rows.forEach((r, i) => flat.set(r[field.name] as Float32Array, i * dim));
-      const child = makeData({ type: new Float32(), length: n * dim, nullCount: 0, data: flat });
+      const bytes = type.valueType instanceof Uint8;
+      const flat = bytes ? new Uint8Array(n * dim) : new Float32Array(n * dim);
+      rows.forEach((r, i) => flat.set(r[field.name] as ArrayLike<number>, i * dim));
+      const child = bytes
+        ? makeData({ type: new Uint8(), length: n * dim, nullCount: 0, data: flat as Uint8Array })
+        : makeData({ type: new Float32(), length: n * dim, nullCount: 0, data: flat as Float32Array });
       return makeData({ type, length: n, nullCount: 0, child });
     }
     const values = rows.map((r) => r[field.name] ?? null);
     if (type instanceof Utf8) return utf8Data(type, values as (string | null)[]);
     if (type instanceof Int32) return numberData(type, values as (number | null)[], Int32Array);
     if (type instanceof Float64) return numberData(type, values as (number | null)[], Float64Array);
+    if (type instanceof Float32) return numberData(type, values as (number | null)[], Float32Array);
     if (type instanceof Bool) return boolData(type, values as (boolean | null)[]);
     const vec = vectorFromArray(values, type);
     return vec.data.length === 1 ? vec.data[0] : null;
@@ -71,7 +76,11 @@ function utf8Data(type: Utf8, values: (string | null)[]): Data {
   return makeData({ type, length: n, ...validity(values), valueOffsets, data });
 }
 
-function numberData(type: Int32 | Float64, values: (number | null)[], Ctor: Int32ArrayConstructor | Float64ArrayConstructor): Data {
+function numberData(
+  type: Int32 | Float64 | Float32,
+  values: (number | null)[],
+  Ctor: Int32ArrayConstructor | Float64ArrayConstructor | Float32ArrayConstructor,
+): Data {
   const data = new Ctor(values.length);
   values.forEach((v, i) => {
     if (v !== null && v !== undefined) data[i] = Number(v);
@@ -97,4 +106,29 @@ export async function eachRow(table: LanceTable, where: string, columns: string[
       row(r);
     }
   }
+}
+
+/**
+ * The rows of an Arrow table as plain objects of `columns`, and each row's value of the FixedSizeList<Uint8> column
+ * `bytes` as a view into the table's buffer (no copy: a vector search's candidates carry a kilobyte each, and
+ * converting them value by value cost more than the search).
+ */
+export function rowsWithBytes(table: Table, columns: string[], bytes: string): { row: Record<string, unknown>; bytes: Uint8Array }[] {
+  const out: { row: Record<string, unknown>; bytes: Uint8Array }[] = [];
+  for (const batch of table.batches) {
+    const cols = columns.map((c) => batch.getChild(c));
+    const list = batch.getChild(bytes);
+    if (!list) throw new Error(`No column ${bytes} in the result`);
+    const data = list.data[0];
+    const size = (data.type as FixedSizeList).listSize;
+    const child = data.children[0];
+    const values = (child.values as Uint8Array).subarray(child.offset);
+    for (let i = 0; i < batch.numRows; i++) {
+      const row: Record<string, unknown> = {};
+      columns.forEach((c, j) => (row[c] = cols[j]?.get(i)));
+      const at = (data.offset + i) * size;
+      out.push({ row, bytes: values.subarray(at, at + size) });
+    }
+  }
+  return out;
 }

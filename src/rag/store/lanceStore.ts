@@ -9,18 +9,19 @@ import { VECTOR_INDEX_BITS, VECTOR_INDEX_FILE, VECTOR_INDEX_MIN_ROWS, readVector
 import type { Connection, Table } from '@lancedb/lancedb';
 import { BooleanQuery, Index, MatchQuery, Occur, PhraseQuery, type FullTextQuery } from '@lancedb/lancedb';
 import type { RecordedSettings } from '../config';
-import type { EmbedderInfo, Lang, Level, LinkRow, Passage, SearchHit } from '../types';
+import type { EmbedderInfo, Lang, Level, LinkRow, Passage, SearchHit, VectorLayout } from '../types';
 import type {
   FileRecord, FileUpdate, FullTextOptions, IndexFacts, IndexMeta, IndexStore, PendingVector, SearchFilter, VectorHitId, VectorOptions,
 } from './types';
 import { readMeta, storeHome, writeJsonAtomic, writeMeta } from './meta';
 import {
   FILES_TABLE, PASSAGE_COLUMNS, PASSAGES_TABLE, SCHEMA_VERSION, fileToRow, filesSchema, passageToRow, passagesSchema,
-  rowToFile, rowToPassage, sqlIn, sqlString, vectorFillSchema, type PassageRow,
+  rowToFile, rowToPassage, sqlIn, sqlString, vectorColumnNames, vectorColumns, vectorFillSchema, type PassageRow,
 } from './schema';
+import { codeCandidates, codeDot, decodeVector, queryCode } from './vectorCodes';
 import { PARTS_MARK, withParts, withoutParts } from '../text/compounds';
 import { withCommitRetry } from './retry';
-import { eachRow, toArrowTable } from './arrowRows';
+import { eachRow, rowsWithBytes, toArrowTable } from './arrowRows';
 import { LINKS_TABLE, LinksTable, dropIfExists, type LinkCounts } from './links';
 import { storageOptionsFromEnv, storeLocation, type StoreLocation } from './remote';
 import { SideFiles } from './sideFiles';
@@ -41,12 +42,12 @@ function hasPendingColumn(table: Table): Promise<boolean> {
 }
 
 /** The passages table rows of some files' updates (placeholder zero vectors, marked pending, where `vectorsPending`). */
-function updateRows(updates: FileUpdate[], dim: number): PassageRow[] {
+function updateRows(updates: FileUpdate[], { dim, layout }: VectorShape): PassageRow[] {
   const rows: PassageRow[] = [];
   for (const u of updates) {
     if (u.vectorsPending) {
       const zeros = new Float32Array(dim);
-      for (const p of u.passages) rows.push(passageToRow(p, zeros, true));
+      for (const p of u.passages) rows.push(passageToRow(p, zeros, layout, true));
       continue;
     }
     if (u.passages.length !== u.vectors.length) {
@@ -55,14 +56,21 @@ function updateRows(updates: FileUpdate[], dim: number): PassageRow[] {
     for (let i = 0; i < u.passages.length; i++) {
       const v = u.vectors[i];
       if (v.length !== dim) throw new Error(`${u.record.path}: vector dimension ${v.length}, index expects ${dim}`);
-      rows.push(passageToRow(u.passages[i], v));
+      rows.push(passageToRow(u.passages[i], v, layout));
     }
   }
   return rows;
 }
 
+/** The embedder's dimension and how the index keeps its vectors (meta.json). */
+interface VectorShape {
+  dim: number;
+  layout: VectorLayout;
+}
+
 function arrowRows(schema: ReturnType<typeof passagesSchema>, rows: Record<string, unknown>[]) {
-  return toArrowTable(schema, rows) ?? lancedb.makeArrowTable(rows.map((r) => ({ ...r, vector: Array.from(r.vector as Float32Array) })), { schema });
+  const plain = (r: Record<string, unknown>) => Object.fromEntries(Object.entries(r).map(([k, v]) => [k, ArrayBuffer.isView(v) ? Array.from(v as Uint8Array) : v]));
+  return toArrowTable(schema, rows) ?? lancedb.makeArrowTable(rows.map(plain), { schema });
 }
 
 const IN_CHUNK = 500;
@@ -75,7 +83,7 @@ const REWRITE_ROWS = 4000;
 const REWRITE_FILES = 100;
 /**
  * Most passages one append converts and hands to LanceDB at once (its Arrow copy and IPC buffer: ~4 KB each per
- * 1,024-dim row). A run's batches are about this size; only a larger file's rows are split into several commits.
+ * row of 1,024 floats). A run's batches are about this size; only a larger file's rows are split into several commits.
  */
 export const APPEND_ROWS = 2048;
 /**
@@ -250,6 +258,11 @@ export class LanceStore implements IndexStore {
     };
   }
 
+  private vectorShape(): VectorShape {
+    const { dimension, vectorLayout } = this.requireMeta().embedder;
+    return { dim: dimension, layout: vectorLayout };
+  }
+
   private requireMeta(): IndexMeta {
     this.metaCache = readMeta(this.dir) ?? this.metaCache;
     if (!this.metaCache) throw new Error('The index has no embedder yet: call useEmbedder() first.');
@@ -265,7 +278,8 @@ export class LanceStore implements IndexStore {
       meta.schemaVersion === SCHEMA_VERSION &&
       meta.embedder.id === info.id &&
       meta.embedder.model === info.model &&
-      meta.embedder.dimension === info.dimension;
+      meta.embedder.dimension === info.dimension &&
+      meta.embedder.vectorLayout === info.vectorLayout;
     if (same && this.passages) return false;
     const existing = await this.openIfComplete(PASSAGES_TABLE);
     if (same && existing) {
@@ -282,7 +296,7 @@ export class LanceStore implements IndexStore {
     this.filesCache = null;
     fs.rmSync(path.join(this.dir, VECTOR_INDEX_FILE), { force: true });
     this.files = await this.db.createEmptyTable(FILES_TABLE, filesSchema(), { existOk: true });
-    this.passages = await this.db.createEmptyTable(PASSAGES_TABLE, passagesSchema(info.dimension), { existOk: true });
+    this.passages = await this.db.createEmptyTable(PASSAGES_TABLE, passagesSchema(info.dimension, info.vectorLayout), { existOk: true });
     await this.saveMeta({ embedder: { ...info }, schemaVersion: SCHEMA_VERSION, runInProgress: meta?.runInProgress, home: this.home() });
     return !!meta;
   }
@@ -367,8 +381,8 @@ export class LanceStore implements IndexStore {
   async replaceFiles(updates: FileUpdate[]): Promise<void> {
     if (updates.length === 0) return;
     const table = this.passagesTable();
-    const dim = this.requireMeta().embedder.dimension;
-    const rows = updateRows(updates, dim);
+    const shape = this.vectorShape();
+    const rows = updateRows(updates, shape);
     const paths = updates.map((u) => u.record.path);
     await this.keepKeywordIndexCovering(rows.length);
     const oldest: { chunk: string[]; lastRowId: bigint }[] = [];
@@ -380,7 +394,7 @@ export class LanceStore implements IndexStore {
       }
       if (lastRowId >= 0n) oldest.push({ chunk, lastRowId });
     }
-    await this.appendRows(table, rows, dim);
+    await this.appendRows(table, rows, shape);
     for (const { chunk, lastRowId } of oldest) {
       await withCommitRetry(() => table.delete(`${sqlIn('path', chunk)} AND _rowid <= ${lastRowId}`));
     }
@@ -392,8 +406,8 @@ export class LanceStore implements IndexStore {
    * Appends rows in slices: each slice's Arrow copy and IPC buffer are garbage before the next is built, so a file with
    * many passages (a large HTML manual) never holds several copies of all its vectors at once.
    */
-  private async appendRows(table: Table, rows: PassageRow[], dim: number): Promise<void> {
-    const schema = passagesSchema(dim);
+  private async appendRows(table: Table, rows: PassageRow[], shape: VectorShape): Promise<void> {
+    const schema = passagesSchema(shape.dim, shape.layout);
     for (let i = 0; i < rows.length; i += APPEND_ROWS) {
       const data = arrowRows(schema, rows.slice(i, i + APPEND_ROWS));
       await withCommitRetry(() => table.add(data));
@@ -404,8 +418,8 @@ export class LanceStore implements IndexStore {
   async addNewFiles(updates: FileUpdate[]): Promise<void> {
     if (updates.length === 0) return;
     const table = this.passagesTable();
-    const dim = this.requireMeta().embedder.dimension;
-    await this.appendRows(table, updateRows(updates, dim), dim);
+    const shape = this.vectorShape();
+    await this.appendRows(table, updateRows(updates, shape), shape);
     await this.links.replace(updates.map((u) => ({ path: u.record.path, fileHash: u.record.hash, rows: u.links ?? [] })), true);
     // New paths (the caller holds the writer lock): their records are appended, not merged.
     await this.upsertRecords(updates.map((u) => ({ ...u.record, passages: u.passages.length })), true);
@@ -531,41 +545,72 @@ export class LanceStore implements IndexStore {
   }
 
   async vectorSearch(vector: Float32Array, options: VectorOptions): Promise<SearchHit[]> {
-    const columns = options.withVectors ? [...PASSAGE_COLUMNS, 'vector', '_distance'] : [...PASSAGE_COLUMNS, '_distance'];
-    return (await this.vectorRows(vector, options, columns)).map((r) => {
-      const hit: SearchHit = { passage: rowToPassage(r), score: 1 - Number(r._distance) };
-      if (options.withVectors) hit.vector = toFloat32(r.vector);
+    return (await this.vectorRows(vector, options, PASSAGE_COLUMNS)).map((r) => {
+      const hit: SearchHit = { passage: rowToPassage(r.row), score: r.score };
+      if (options.withVectors) hit.vector = r.vector();
       return hit;
     });
   }
 
   async vectorSearchIds(vector: Float32Array, options: VectorOptions): Promise<VectorHitId[]> {
-    return (await this.vectorRows(vector, options, ['id', 'level', '_distance'])).map((r) => ({ id: r.id as string, level: Number(r.level) as Level, score: 1 - Number(r._distance) }));
+    return (await this.vectorRows(vector, options, ['id', 'level'])).map((r) => ({ id: r.row.id as string, level: Number(r.row.level) as Level, score: r.score }));
   }
 
-  private async vectorRows(vector: Float32Array, options: VectorOptions, columns: string[]): Promise<Record<string, unknown>[]> {
+  /**
+   * The k nearest rows (`columns` of each), their cosine similarity and, on request, their vector. A float index is
+   * searched by cosine; a 'codes' index by the query's sign bits (Hamming distance), codeCandidates(k) candidates
+   * ranked by their 8-bit codes (vectorCodes.ts).
+   */
+  private async vectorRows(
+    vector: Float32Array,
+    options: VectorOptions,
+    columns: string[],
+  ): Promise<{ row: Record<string, unknown>; score: number; vector: () => Float32Array }[]> {
     if (!this.passages) return [];
-    const dim = this.meta()?.embedder.dimension;
+    const embedder = this.meta()?.embedder;
+    const dim = embedder?.dimension;
     if (dim !== undefined && vector.length !== dim) {
       throw new Error(
-        `Query vector has dimension ${vector.length} but the index was built with ${dim} (${this.meta()?.embedder.id}:${this.meta()?.embedder.model}). Reindex with the current embedder.`,
+        `Query vector has dimension ${vector.length} but the index was built with ${dim} (${embedder?.id}:${embedder?.model}). Reindex with the current embedder.`,
       );
     }
+    const where = [(await hasPendingColumn(this.passages)) ? FILLED : undefined, filterSql(options)].filter((x): x is string => !!x).join(' AND ');
     const index = this.vectorIndexInfo();
-    let q = this.passages.vectorSearch(vector).distanceType('cosine').select(columns);
+    const indexed = !options.exact && index?.mode === 'ivf';
+    if (embedder?.vectorLayout === 'codes') {
+      const query = queryCode(vector);
+      // The IVF index over the sign bits holds them whole: searched in every partition, its hits are the scan's.
+      // LanceDB's typings name only the float distances; its Hamming distance serves uint8 vectors.
+      let q = this.passages.vectorSearch(query.bits).column('vector').distanceType('hamming' as 'l2').select([...columns, 'vectorCodes', 'vectorScale', '_distance']);
+      q = indexed ? q.nprobes(index.partitions) : q.bypassVectorIndex();
+      if (where) q = q.where(where);
+      const fetched = rowsWithBytes(await q.limit(codeCandidates(options.k)).toArrow(), [...columns, 'vectorScale', '_distance'], 'vectorCodes');
+      // Hamming distances are whole numbers, and rows at the last distance fetched tie: which of them made the cut is
+      // LanceDB's order, not the data's (an index and a scan differ). The candidates are the rows nearer than that,
+      // the same set for every search, unless too few are.
+      const last = fetched.length > 0 ? Number(fetched[fetched.length - 1].row._distance) : 0;
+      const nearer = fetched.filter((r) => Number(r.row._distance) < last);
+      const rows = nearer.length >= options.k ? nearer : fetched;
+      const scored = rows.map(({ row, bytes: codes }) => {
+        const scale = Number(row.vectorScale);
+        return { row, score: codeDot(query.rotated, codes, scale), vector: () => decodeVector(codes, scale, vector.length) };
+      });
+      // Equal scores in a stable order (by id), as the keyword lists.
+      scored.sort((a, b) => b.score - a.score || (String(a.row.id) < String(b.row.id) ? -1 : String(a.row.id) > String(b.row.id) ? 1 : 0));
+      return scored.slice(0, options.k);
+    }
+    let q = this.passages.vectorSearch(vector).distanceType('cosine').select(options.withVectors ? [...columns, 'vector', '_distance'] : [...columns, '_distance']);
     // Every partition of the IVF index is searched: probing only the partitions nearest the question lost half the true
     // neighbours of real questions. The IVF_RQ index ranks by 4-bit codes and re-ranks k × VECTOR_REFINE_FACTOR
     // candidates (at least VECTOR_REFINE_MIN_CANDIDATES) by the full vectors: the scan's hits (uniform random vectors,
     // the codes' worst case, are measured by bench/vectorCodesRetrain.ts), faster, with an eighth of the memory an
     // IVF_FLAT index holds; IVF_FLAT, for dimensions the codes do not serve, holds the full vectors.
-    if (options.exact || index?.mode !== 'ivf') q = q.bypassVectorIndex();
+    if (!indexed) q = q.bypassVectorIndex();
     else if (index.kind === 'ivf_rq') q = q.nprobes(index.partitions).refineFactor(vectorRefineFactor(options.k));
     else q = q.nprobes(index.partitions);
-    const where = filterSql(options);
-    const filled = (await hasPendingColumn(this.passages)) ? FILLED : undefined;
-    const all = [filled, where].filter((x): x is string => !!x).join(' AND ');
-    if (all) q = q.where(all);
-    return (await q.limit(options.k).toArray()) as Record<string, unknown>[];
+    if (where) q = q.where(where);
+    const rows = (await q.limit(options.k).toArray()) as Record<string, unknown>[];
+    return rows.map((row) => ({ row, score: 1 - Number(row._distance), vector: () => toFloat32(row.vector) }));
   }
 
   async getPassages(ids: string[]): Promise<Passage[]> {
@@ -592,9 +637,12 @@ export class LanceStore implements IndexStore {
     const out = new Map<string, Float32Array>();
     if (!this.passages || ids.length === 0) return out;
     const filled = (await hasPendingColumn(this.passages)) ? `${FILLED} AND ` : '';
+    const { dim, layout } = this.vectorShape();
     for (const chunk of chunks([...new Set(ids)], IN_CHUNK)) {
-      const rows = await this.passages.query().where(`${filled}${sqlIn('id', chunk)}`).select(['id', 'vector']).toArray();
-      for (const r of rows) out.set(r.id as string, toFloat32(r.vector));
+      const rows = await this.passages.query().where(`${filled}${sqlIn('id', chunk)}`).select(['id', ...vectorColumnNames(layout)]).toArray();
+      for (const r of rows) {
+        out.set(r.id as string, layout === 'codes' ? decodeVector(toBytes(r.vectorCodes), Number(r.vectorScale), dim) : toFloat32(r.vector));
+      }
     }
     return out;
   }
@@ -623,9 +671,9 @@ export class LanceStore implements IndexStore {
   ): Promise<number> {
     const table = this.passages;
     if (!table || paths.length === 0) return 0;
-    const dim = this.requireMeta().embedder.dimension;
+    const shape = this.vectorShape();
     let rewritten = 0;
-    // A chunk of files at a time: which rows change (only row ids and keyword texts are read; a row's vector is 4 KB),
+    // A chunk of files at a time: which rows change (only row ids and keyword texts are read, not the vectors),
     // then those rows whole, appended with their new parts before the old rows are deleted by row id (a merge on `id`
     // scans the whole table, per commit). Row ids only grow for appended rows, so the old ones stay where they were.
     for (const chunk of chunks(paths, REWRITE_FILES)) {
@@ -648,19 +696,19 @@ export class LanceStore implements IndexStore {
           row.fts_en = r.fts_en;
           row.fts_de = next.get(BigInt(r._rowid as bigint | number));
           row.vectorPending = r.vectorPending;
-          row.vector = toFloat32(r.vector);
+          for (const c of vectorColumnNames(shape.layout)) row[c] = c === 'vectorScale' ? Number(r[c]) : shape.layout === 'codes' ? toBytes(r[c]) : toFloat32(r[c]);
           changed.push(row);
         }
         if (changed.length === 0) continue;
         if (embed) {
           const vectors = await embed(changed.map((row) => row.fts_de as string));
           changed.forEach((row, i) => {
-            row.vector = vectors[i];
+            Object.assign(row, vectorColumns(vectors[i], shape.layout));
             row.vectorPending = false;
           });
         }
         // No fold into the keyword index here: rewritten rows are searched by scan until the maintenance after the run.
-        await this.appendRows(table, changed, dim);
+        await this.appendRows(table, changed, shape);
         await withCommitRetry(() => table.delete(`_rowid IN (${rowIds.join(', ')})`));
         rewritten += changed.length;
       }
@@ -699,9 +747,9 @@ export class LanceStore implements IndexStore {
   async fillVectors(items: { id: string; vector: Float32Array }[]): Promise<number> {
     const table = this.passages;
     if (!table || items.length === 0) return 0;
-    const dim = this.requireMeta().embedder.dimension;
+    const { dim, layout } = this.vectorShape();
     for (const it of items) if (it.vector.length !== dim) throw new Error(`vector dimension ${it.vector.length}, index expects ${dim}`);
-    const data = arrowRows(vectorFillSchema(dim), items.map((it) => ({ id: it.id, vectorPending: false, vector: it.vector })));
+    const data = arrowRows(vectorFillSchema(dim, layout), items.map((it) => ({ id: it.id, vectorPending: false, ...vectorColumns(it.vector, layout) })));
     // Only the vector columns of rows that still exist are written (one commit); the text stays as it is. LanceDB 0.37
     // rewrites those columns for the whole fragment of each row (in place: the rows stay under the keyword indexes), so
     // the fill commits one fragment's rows together. (A condition such as `target.vectorPending = true` panics in
@@ -753,31 +801,32 @@ export class LanceStore implements IndexStore {
     return !(await hasPendingColumn(table)) || (await table.countRows('vectorPending = true')) === 0;
   }
 
-  /** Missing, stale (the table more than doubled since training) or of another kind than the dimension gets, on a table large enough. */
+  /** Missing, stale (the table more than doubled since training) or of another kind than the vectors get, on a table large enough. */
   private vectorIndexWantedOn(rows: number, have: Set<string>): boolean {
     if (rows < VECTOR_INDEX_MIN_ROWS) return false;
     const built = this.vectorIndexInfo();
     const stale = built !== null && rows > 2 * built.rows;
     // Missing, dropped by an earlier version whose recall check failed (mode 'exact'), or of another kind than the
-    // dimension gets (an earlier version's IVF_FLAT index, whose full vectors every searching process holds).
+    // vectors get (an earlier version's IVF_FLAT index, whose full vectors every searching process holds).
     const kind = built?.kind ?? 'ivf_flat';
-    const missing = built === null || built.mode !== 'ivf' || kind !== vectorIndexKind(this.meta()?.embedder.dimension) || !have.has('vector');
+    const missing = built === null || built.mode !== 'ivf' || kind !== vectorIndexKind(this.meta()?.embedder) || !have.has('vector');
     return missing || stale;
   }
 
   /**
-   * Trains the vector index the dimension gets (vectorIndexKind: IVF_RQ of VECTOR_INDEX_BITS-bit codes, else IVF_FLAT;
-   * sqrt(n)/4 partitions) and records it in vector-index.json. Searches probe every partition, and IVF_RQ's candidates
-   * are ranked by the full vectors (vectorSearch), so k-means' randomness decides nothing and the results are the scan's.
+   * Trains the vector index the vectors get (vectorIndexKind: IVF_RQ of VECTOR_INDEX_BITS-bit codes, IVF_FLAT, or for
+   * 'codes' an IVF_FLAT index of the sign bits by Hamming distance; sqrt(n)/4 partitions) and records it in
+   * vector-index.json. Searches probe every partition, and IVF_RQ's candidates are ranked by the full vectors
+   * (vectorSearch), so k-means' randomness decides nothing and the results are the scan's.
    */
   private async buildVectorIndex(table: Table, rows: number): Promise<VectorIndexInfo> {
     const partitions = vectorPartitions(rows);
-    const kind = vectorIndexKind(this.meta()?.embedder.dimension);
+    const kind = vectorIndexKind(this.meta()?.embedder);
     const start = Date.now();
     const config =
       kind === 'ivf_rq'
         ? Index.ivfRq({ distanceType: 'cosine', numPartitions: partitions, numBits: VECTOR_INDEX_BITS })
-        : Index.ivfFlat({ distanceType: 'cosine', numPartitions: partitions });
+        : Index.ivfFlat({ distanceType: kind === 'ivf_bits' ? 'hamming' : 'cosine', numPartitions: partitions });
     await table.createIndex('vector', { config, replace: true });
     const info: VectorIndexInfo = { mode: 'ivf', kind, rows, partitions, trainMs: Date.now() - start, builtAt: new Date().toISOString() };
     writeJsonAtomic(path.join(this.dir, VECTOR_INDEX_FILE), info);
@@ -949,6 +998,15 @@ function chunks<T>(items: T[], size: number): T[][] {
   const out: T[][] = [];
   for (let i = 0; i < items.length; i += size) out.push(items.slice(i, i + size));
   return out;
+}
+
+function toBytes(v: unknown): Uint8Array {
+  if (v instanceof Uint8Array) return v;
+  const anyV = v as { toArray?: () => ArrayLike<number> } | ArrayLike<number>;
+  if (anyV && typeof (anyV as { toArray?: unknown }).toArray === 'function') {
+    return Uint8Array.from((anyV as { toArray: () => ArrayLike<number> }).toArray());
+  }
+  return Uint8Array.from(anyV as ArrayLike<number>);
 }
 
 function toFloat32(v: unknown): Float32Array {

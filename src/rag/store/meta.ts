@@ -9,7 +9,10 @@ export function readMeta(dir: string): IndexMeta | null {
   try {
     const raw = fs.readFileSync(path.join(dir, META_FILE), 'utf8');
     const meta = JSON.parse(raw) as IndexMeta;
-    return meta && typeof meta === 'object' && meta.embedder ? meta : null;
+    if (!meta || typeof meta !== 'object' || !meta.embedder) return null;
+    // Indexes written before vector layouts existed hold 32-bit floats.
+    meta.embedder.vectorLayout ??= 'float';
+    return meta;
   } catch {
     return null;
   }

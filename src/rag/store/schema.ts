@@ -1,6 +1,7 @@
 // Arrow schemas of our LanceDB tables and the conversions between rows and engine types.
-import { Bool, Field, FixedSizeList, Float32, Float64, Int32, Schema, Utf8 } from 'apache-arrow';
-import type { DocFormat, IndexedPassage, Lang, Level, Passage, SourceLocation } from '../types';
+import { Bool, Field, FixedSizeList, Float32, Float64, Int32, Schema, Uint8, Utf8 } from 'apache-arrow';
+import type { DocFormat, IndexedPassage, Lang, Level, Passage, SourceLocation, VectorLayout } from '../types';
+import { codeBytes, encodeVector } from './vectorCodes';
 import type { FileRecord, FileStatus } from './types';
 import { withParts } from '../text/compounds';
 
@@ -13,7 +14,7 @@ export const FILES_TABLE = 'files';
 const str = (name: string, nullable = false) => new Field(name, new Utf8(), nullable);
 const int = (name: string, nullable = false) => new Field(name, new Int32(), nullable);
 
-export function passagesSchema(dimension: number): Schema {
+export function passagesSchema(dimension: number, layout: VectorLayout): Schema {
   return new Schema([
     str('id'),
     str('path'),
@@ -44,17 +45,37 @@ export function passagesSchema(dimension: number): Schema {
     str('fts_de'),
     /** True while the vector is a placeholder (zeros): a slow embedder's vectors are filled after the text is written. */
     new Field('vectorPending', new Bool(), false),
-    new Field('vector', new FixedSizeList(dimension, new Field('item', new Float32(), true)), false),
+    ...vectorFields(dimension, layout),
   ]);
 }
 
+const bytes = (name: string, n: number) => new Field(name, new FixedSizeList(n, new Field('item', new Uint8(), true)), false);
+
+/**
+ * The vector columns. 'float': `vector`, the embedder's floats. 'codes' (vectorCodes.ts): `vector`, the rotated
+ * vector's sign bits (searched by Hamming distance), `vectorCodes`, its 8-bit codes, and `vectorScale`, their range.
+ */
+function vectorFields(dimension: number, layout: VectorLayout): Field[] {
+  if (layout === 'float') return [new Field('vector', new FixedSizeList(dimension, new Field('item', new Float32(), true)), false)];
+  const size = codeBytes(dimension);
+  return [bytes('vector', size.bits), bytes('vectorCodes', size.codes), new Field('vectorScale', new Float32(), false)];
+}
+
+/** The vector columns of a row holding `vector` in the layout. */
+export function vectorColumns(vector: Float32Array, layout: VectorLayout): PassageRow {
+  if (layout === 'float') return { vector };
+  const code = encodeVector(vector);
+  return { vector: code.bits, vectorCodes: code.codes, vectorScale: code.scale };
+}
+
+/** The names of the vector columns of the layout (what a copy of a row takes over as stored). */
+export function vectorColumnNames(layout: VectorLayout): string[] {
+  return layout === 'float' ? ['vector'] : ['vector', 'vectorCodes', 'vectorScale'];
+}
+
 /** The columns a vector fill writes (merged into the passages by id). */
-export function vectorFillSchema(dimension: number): Schema {
-  return new Schema([
-    str('id'),
-    new Field('vectorPending', new Bool(), false),
-    new Field('vector', new FixedSizeList(dimension, new Field('item', new Float32(), true)), false),
-  ]);
+export function vectorFillSchema(dimension: number, layout: VectorLayout): Schema {
+  return new Schema([str('id'), new Field('vectorPending', new Bool(), false), ...vectorFields(dimension, layout)]);
 }
 
 export function filesSchema(): Schema {
@@ -82,7 +103,7 @@ export type PassageRow = Record<string, unknown>;
 const orNull = (v: number | string | undefined): number | string | null => (v === undefined ? null : v);
 
 /** `pending`: the vector is a placeholder, filled later (see `IndexStore.fillVectors`). */
-export function passageToRow(p: IndexedPassage, vector: Float32Array, pending = false): PassageRow {
+export function passageToRow(p: IndexedPassage, vector: Float32Array, layout: VectorLayout, pending = false): PassageRow {
   const german = p.lang === 'de';
   return {
     id: p.id,
@@ -109,7 +130,7 @@ export function passageToRow(p: IndexedPassage, vector: Float32Array, pending = 
     fts_en: german ? '' : p.indexText,
     fts_de: german ? withParts(p.indexText, p.keywordParts) : '',
     vectorPending: pending,
-    vector,
+    ...vectorColumns(vector, layout),
   };
 }
 

@@ -2,6 +2,8 @@
 // extension host's status report reads it too, and the host never loads LanceDB (ARCHITECTURE.md, "Invariants").
 import * as fs from 'node:fs';
 import * as path from 'node:path';
+import type { EmbedderInfo } from '../types';
+import { CODE_BITS } from './vectorCodes';
 
 export const VECTOR_INDEX_FILE = 'vector-index.json';
 
@@ -28,10 +30,17 @@ export const VECTOR_INDEX_BITS = 4;
  */
 export const VECTOR_RQ_MAX_DIMENSION = 1024;
 
-/** The vector index trained for vectors of this dimension (undefined: unknown, then the index that works for all). */
-export function vectorIndexKind(dimension: number | undefined): 'ivf_rq' | 'ivf_flat' {
+/**
+ * The vector index trained for an index's vectors (undefined: unknown, then the float index that works for all): for
+ * the 'codes' layout an IVF_FLAT index of their sign bits by Hamming distance ('ivf_bits'), for floats by dimension.
+ */
+export function vectorIndexKind(embedder: Pick<EmbedderInfo, 'dimension' | 'vectorLayout'> | undefined): VectorIndexKind {
+  if (embedder?.vectorLayout === 'codes') return 'ivf_bits';
+  const dimension = embedder?.dimension;
   return dimension !== undefined && dimension % 8 === 0 && dimension <= VECTOR_RQ_MAX_DIMENSION ? 'ivf_rq' : 'ivf_flat';
 }
+
+export type VectorIndexKind = 'ivf_rq' | 'ivf_flat' | 'ivf_bits';
 
 /**
  * A search takes k × this many candidates (at least VECTOR_REFINE_MIN_CANDIDATES) by the codes' estimated distance, from
@@ -56,11 +65,11 @@ export interface VectorIndexInfo {
    */
   mode: 'ivf' | 'exact';
   /**
-   * 'ivf_rq': 4-bit codes, candidates re-ranked with the full vectors; 'ivf_flat': full vectors in memory (vectorIndexKind).
-   * Absent: an IVF_FLAT index of a version before 2026-11-27, searched as it is until the next run trains the index the
-   * dimension gets (for IVF_RQ: in its place).
+   * 'ivf_rq': 4-bit codes, candidates re-ranked with the full vectors; 'ivf_flat': full vectors in memory; 'ivf_bits':
+   * the sign bits of a 'codes' index, in memory (vectorIndexKind). Absent: an IVF_FLAT index of an earlier version,
+   * searched as it is until the next run trains the index the vectors get (in its place).
    */
-  kind?: 'ivf_rq' | 'ivf_flat';
+  kind?: VectorIndexKind;
   rows: number;
   partitions: number;
   trainMs: number;
@@ -87,6 +96,9 @@ export function describeVectorSearch(info: VectorIndexInfo | null, passages: num
   }
   if (info.mode === 'ivf' && info.kind === 'ivf_rq') {
     return `IVF_RQ index of ${VECTOR_INDEX_BITS}-bit codes, all ${info.partitions} partitions searched, candidates ranked by the full vectors`;
+  }
+  if (info.mode === 'ivf' && info.kind === 'ivf_bits') {
+    return `IVF index of sign bits, all ${info.partitions} partitions searched by Hamming distance, candidates ranked by ${CODE_BITS}-bit codes`;
   }
   if (info.mode === 'ivf') return `exact, from the IVF_FLAT index in memory (all ${info.partitions} partitions searched)`;
   return 'exact (an earlier version dropped the trained index: the next run trains it again)';
