@@ -1000,23 +1000,16 @@ function chunks<T>(items: T[], size: number): T[][] {
   return out;
 }
 
-function toBytes(v: unknown): Uint8Array {
-  if (v instanceof Uint8Array) return v;
+/** A vector cell of a query result (a typed array, an Arrow vector or a plain array) as a typed array of `Type`. */
+function toTyped<T extends Uint8Array | Float32Array>(v: unknown, Type: { new (n: number): T; from(a: ArrayLike<number>): T }): T {
+  if (v instanceof Type) return v as T;
   const anyV = v as { toArray?: () => ArrayLike<number> } | ArrayLike<number>;
-  if (anyV && typeof (anyV as { toArray?: unknown }).toArray === 'function') {
-    return Uint8Array.from((anyV as { toArray: () => ArrayLike<number> }).toArray());
-  }
-  return Uint8Array.from(anyV as ArrayLike<number>);
+  if (anyV && typeof (anyV as { toArray?: unknown }).toArray === 'function') return Type.from((anyV as { toArray: () => ArrayLike<number> }).toArray());
+  return Type.from(anyV as ArrayLike<number>);
 }
 
-function toFloat32(v: unknown): Float32Array {
-  if (v instanceof Float32Array) return v;
-  const anyV = v as { toArray?: () => ArrayLike<number> } | ArrayLike<number>;
-  if (anyV && typeof (anyV as { toArray?: unknown }).toArray === 'function') {
-    return Float32Array.from((anyV as { toArray: () => ArrayLike<number> }).toArray());
-  }
-  return Float32Array.from(anyV as ArrayLike<number>);
-}
+const toBytes = (v: unknown): Uint8Array => toTyped(v, Uint8Array);
+const toFloat32 = (v: unknown): Float32Array => toTyped(v, Float32Array);
 
 function dedupeHits(hits: SearchHit[]): SearchHit[] {
   const seen = new Set<string>();
