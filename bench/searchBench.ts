@@ -111,7 +111,8 @@ export async function run(argv: string[]): Promise<void> {
     const dir = path.join(root, `n${n}`);
     if (values.rebuild) fs.rmSync(dir, { recursive: true, force: true });
     let store = await openStore(dir);
-    if ((await store.countPassages()) !== n || !fs.existsSync(path.join(dir, VOCABULARY_FILE))) {
+    // A store of another size, or one that useEmbedder resets (another embedder or layout), is built again.
+    if ((await store.countPassages()) !== n || !fs.existsSync(path.join(dir, VOCABULARY_FILE)) || (await store.useEmbedder(embedderInfo(embedder)))) {
       await store.close();
       fs.rmSync(dir, { recursive: true, force: true });
       store = await openStore(dir);

@@ -1,7 +1,7 @@
-// What a vector search of the store costs by what it asks LanceDB for, and what it gives up against the scan: the store's
-// query (all partitions, the passages' columns, the level filter) at refine factors 4 and 2, and ids and distances only,
-// each timed and compared with the exact scan's hits (hits lost of all, and of the scan's top 10). Builtin embedder,
-// k = 80 (the default's candidates per list), two rounds.
+// What a vector search of a 'codes' store (the builtin embedder's, store/vectorCodes.ts) costs by what it asks LanceDB
+// for, and what it gives up against ranking every row by its codes: the Hamming search of all partitions for ids alone,
+// and with the codes of 2k, 4k, the store's number (codeCandidates) and 32k candidates ranked as the store ranks them, each timed and compared with the codes'
+// ranking of every row (hits lost of all, and of its top 10). k = 80 (the default's candidates per list), two rounds.
 //   npm run bench -- search --sizes 10000   (builds /tmp/docs-rag-bench-search/n10000), then
 //   node --import tsx bench/vectorVariants.ts /tmp/docs-rag-bench-search/n10000 [questions.jsonl]
 // (default questions: SciFact's first 60; any JSONL with a `text` or `query` field, e.g. for the scale store
@@ -10,58 +10,63 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import * as lancedb from '@lancedb/lancedb';
 import { embedBuiltin } from '../src/rag/embed/builtin';
-import { PASSAGE_COLUMNS } from '../src/rag/store/schema';
+import { rowsWithBytes } from '../src/rag/store/arrowRows';
+import { codeCandidates, codeDot, queryCode } from '../src/rag/store/vectorCodes';
 
 const SHARED = process.env.DOCS_RAG_SHARED ?? path.resolve(__dirname, '../../shared');
 const K = 80;
+const WHERE = 'vectorPending = false AND level IN (1, 2)';
+
+type Query = ReturnType<typeof queryCode>;
+
+/** The k best of rows with codes by the query's dot product, as the store ranks its candidates. */
+function rank(q: Query, rows: { row: Record<string, unknown>; bytes: Uint8Array }[]): string[] {
+  return rows
+    .map(({ row, bytes }) => ({ id: String(row.id), score: codeDot(q.rotated, bytes, Number(row.vectorScale)) }))
+    .sort((a, b) => b.score - a.score || (a.id < b.id ? -1 : 1))
+    .slice(0, K)
+    .map((r) => r.id);
+}
 
 async function main(dir: string, questionsFile: string): Promise<void> {
-  const info = JSON.parse(fs.readFileSync(path.join(dir, 'vector-index.json'), 'utf8')) as { partitions: number; kind: string };
-  const db = await lancedb.connect(dir);
-  const table = await db.openTable('passages');
+  const info = JSON.parse(fs.readFileSync(path.join(dir, 'vector-index.json'), 'utf8')) as { partitions: number; kind: string; rows: number };
+  if (info.kind !== 'ivf_bits') throw new Error(`${dir} has a ${info.kind} vector index; this bench measures the builtin embedder's codes (ivf_bits).`);
+  const table = await (await lancedb.connect(dir)).openTable('passages');
   const questions = fs.readFileSync(questionsFile, 'utf8').split('\n').filter(Boolean).slice(0, 60);
-  const vectors = questions.map((l) => {
+  const queries = questions.map((l) => {
     const q = JSON.parse(l) as { text?: string; query?: string };
-    return embedBuiltin(q.text ?? q.query ?? '');
+    return queryCode(embedBuiltin(q.text ?? q.query ?? ''));
   });
-  const where = 'vectorPending = false AND level IN (1, 2)';
-  const search = (v: Float32Array, columns: string[], refine: number) =>
-    table.vectorSearch(v).distanceType('cosine').select(columns).nprobes(info.partitions).refineFactor(refine).where(where).limit(K).toArray();
-  // The levels filtered after the search, from twice the hits, as the retriever does for a flat search.
-  const post = async (v: Float32Array, refine: number) =>
-    (await table.vectorSearch(v).distanceType('cosine').select(['id', 'level', '_distance']).nprobes(info.partitions).refineFactor(refine).where('vectorPending = false').limit(2 * K).toArray())
-      .filter((r) => Number(r.level) !== 0)
-      .slice(0, K);
-  const exact: string[][] = [];
-  for (const v of vectors) exact.push((await table.vectorSearch(v).distanceType('cosine').bypassVectorIndex().select(['id']).where(where).limit(K).toArray()).map((r) => r.id as string));
-  const variants: [string, (v: Float32Array) => Promise<Record<string, unknown>[]>][] = [
-    ['passages, refine 4', (v) => search(v, [...PASSAGE_COLUMNS, '_distance'], 4)],
-    ['passages, refine 2', (v) => search(v, [...PASSAGE_COLUMNS, '_distance'], 2)],
-    ['ids, refine 4', (v) => search(v, ['id', 'level', '_distance'], 4)],
-    ['ids, refine 2', (v) => search(v, ['id', 'level', '_distance'], 2)],
-    ['ids, 2k, levels after, refine 4', (v) => post(v, 4)],
-    ['ids, no filter, refine 4', (v) => table.vectorSearch(v).distanceType('cosine').select(['id', 'level', '_distance']).nprobes(info.partitions).refineFactor(4).limit(K).toArray()],
-    ['ids, level only, refine 4', (v) => table.vectorSearch(v).distanceType('cosine').select(['id', 'level', '_distance']).nprobes(info.partitions).refineFactor(4).where('level IN (1, 2)').limit(K).toArray()],
-    ['ids, no filter, refine 2', (v) => table.vectorSearch(v).distanceType('cosine').select(['id', 'level', '_distance']).nprobes(info.partitions).refineFactor(2).limit(K).toArray()],
+  const everyRow = rowsWithBytes(await table.query().where(WHERE).select(['id', 'vectorCodes', 'vectorScale']).toArrow(), ['id', 'vectorScale'], 'vectorCodes');
+  const exact = queries.map((q) => rank(q, everyRow));
+  const hamming = (q: Query, columns: string[], limit: number) =>
+    table.vectorSearch(q.bits).column('vector').distanceType('hamming' as 'l2').select(columns).nprobes(info.partitions).where(WHERE).limit(limit).toArrow();
+  const ranked = async (q: Query, candidates: number) => rank(q, rowsWithBytes(await hamming(q, ['id', 'level', 'vectorCodes', 'vectorScale', '_distance'], candidates), ['id', 'vectorScale'], 'vectorCodes'));
+  const stored = codeCandidates(K, info.rows);
+  const variants: [string, (q: Query) => Promise<string[]>][] = [
+    ['ids alone, 4k', async (q) => (await hamming(q, ['id', '_distance'], 4 * K)).getChild('id')!.toArray().slice(0, K) as string[]],
+    ['codes of 2k, ranked', (q) => ranked(q, 2 * K)],
+    ['codes of 4k, ranked', (q) => ranked(q, 4 * K)],
+    [`the store's ${stored}, ranked`, (q) => ranked(q, stored)],
+    ['codes of 32k, ranked', (q) => ranked(q, 32 * K)],
   ];
-  process.stdout.write(`${info.kind}, ${info.partitions} partitions, ${vectors.length} questions, k = ${K}\n`);
+  process.stdout.write(`${info.kind}, ${info.partitions} partitions, ${everyRow.length} rows, ${queries.length} questions, k = ${K}\n`);
   for (let round = 1; round <= 2; round++) {
     for (const [name, run] of variants) {
       const times: number[] = [];
       let lost = 0;
       let lostTop10 = 0;
-      for (const [i, v] of vectors.entries()) {
+      for (const [i, q] of queries.entries()) {
         const t0 = performance.now();
-        const rows = await run(v);
+        const got = new Set(await run(q));
         times.push(performance.now() - t0);
-        const got = new Set(rows.map((r) => r.id as string));
         lost += exact[i].filter((id) => !got.has(id)).length;
         lostTop10 += exact[i].slice(0, 10).filter((id) => !got.has(id)).length;
       }
       times.sort((a, b) => a - b);
       const at = (p: number) => times[Math.min(times.length - 1, Math.floor(p * times.length))].toFixed(1);
       const total = exact.reduce((n, e) => n + e.length, 0);
-      process.stdout.write(`round ${round}  ${name.padEnd(22)} p50 ${at(0.5)} ms  p95 ${at(0.95)} ms  scan's hits lost ${lost} of ${total} (top 10: ${lostTop10})\n`);
+      process.stdout.write(`round ${round}  ${name.padEnd(20)} p50 ${at(0.5)} ms  p95 ${at(0.95)} ms  hits lost ${lost} of ${total} (top 10: ${lostTop10})\n`);
     }
   }
 }

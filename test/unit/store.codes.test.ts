@@ -5,9 +5,10 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import * as lancedb from '@lancedb/lancedb';
+import { Field, FixedSizeList, Schema, Uint8 } from 'apache-arrow';
 import { BUILTIN_DIMENSION, BUILTIN_MODEL, embedBuiltin } from '../../src/rag/embed';
 import { VECTOR_INDEX_MIN_ROWS, describeVectorSearch, openStore, readVectorIndexInfo, type LanceStore } from '../../src/rag/store';
-import { CODE_SIGN_ROTATIONS, codeDot, decodeVector, encodeVector, queryCode, rotate } from '../../src/rag/store/vectorCodes';
+import { CODE_SIGN_ROTATIONS, codeCandidates, codeDot, decodeVector, encodeVector, queryCode, rotate } from '../../src/rag/store/vectorCodes';
 import type { FileRecord } from '../../src/rag/store/types';
 import type { IndexedPassage, Level } from '../../src/rag/types';
 import { EVAL, needsShared, sharedMissing } from '../helpers/shared';
@@ -96,6 +97,15 @@ describe('vector codes (rotation, sign bits, 8-bit codes)', () => {
     const zero = encodeVector(new Float32Array(16));
     assert.equal(zero.scale, 0);
     assert.equal(codeDot(queryCode(new Float32Array(16).fill(0.25)).rotated, zero.codes, zero.scale), 0);
+  });
+
+  it('ranks more candidates in a larger table (the sign bits misorder more rows near the k-th), within a bound', () => {
+    const k = 80;
+    assert.equal(codeCandidates(k, 0), 4 * k, 'a small table: 4k');
+    assert.equal(codeCandidates(2, 0), 128, 'never fewer than the minimum');
+    assert.equal(codeCandidates(k, 40_000), 8 * k, 'four times the rows: twice the candidates');
+    assert.ok(codeCandidates(k, 275_000) > codeCandidates(k, 40_000));
+    assert.equal(codeCandidates(k, 100_000_000), 32 * k, 'bounded');
   });
 });
 
@@ -202,6 +212,39 @@ describe("LanceStore with the 'codes' layout (real LanceDB in a temp dir, SciFac
       assert.equal(await reopened.useEmbedder(floats), false, 'same embedder, same layout: kept');
       assert.equal((await reopened.vectorSearch(new Float32Array(8).fill(Math.SQRT1_2 / 2), { k: 1 }))[0].passage.text, 'eins');
       assert.equal(await reopened.useEmbedder({ ...floats, vectorLayout: 'codes' }), true, 'another layout: rebuilt');
+    } finally {
+      fs.rmSync(other, { recursive: true, force: true });
+    }
+  });
+
+  it('rebuilds a codes index whose columns were written with other code parameters instead of failing its searches', async () => {
+    const other = fs.mkdtempSync(path.join(os.tmpdir(), 'docs-rag-codes-width-'));
+    try {
+      const s = await openStore(other);
+      await s.useEmbedder(info);
+      await s.addNewFiles([{ record: record('a.md', 1), passages: [passage('a.md', 0, text(1))], vectors: [vectors[1]] }]);
+      await s.close();
+      // The same table with a sign-bit column of half the width, as fewer rotations would write it.
+      const db = await lancedb.connect(other);
+      const old = await db.openTable('passages');
+      const schema = await old.schema();
+      const width = (schema.fields.find((f) => f.name === 'vector')!.type as FixedSizeList).listSize;
+      const narrower = new Schema(schema.fields.map((f) => (f.name === 'vector' ? new Field('vector', new FixedSizeList(width / 2, new Field('item', new Uint8(), true)), false) : f)));
+      const plain = (v: unknown) => (v && typeof v === 'object' && 'toArray' in v ? Array.from((v as { toArray(): ArrayLike<number> }).toArray()) : v);
+      const rows = (await old.query().toArray()).map((r) => {
+        const row = Object.fromEntries(Object.entries(r).map(([k, v]) => [k, plain(v)]));
+        return { ...row, vector: (row.vector as number[]).slice(0, width / 2) };
+      });
+      old.close();
+      await db.dropTable('passages');
+      await db.createTable('passages', rows, { schema: narrower });
+      const reopened = await openStore(other);
+      assert.deepEqual(await reopened.vectorSearch(vectors[1], { k: 1 }), [], 'a reader searches such an index by keywords only');
+      assert.equal(await reopened.useEmbedder(info), true, 'columns of another width: rebuilt');
+      await reopened.addNewFiles([{ record: record('a.md', 1), passages: [passage('a.md', 0, text(1))], vectors: [vectors[1]] }]);
+      assert.equal((await reopened.vectorSearch(vectors[1], { k: 1 }))[0].passage.id, 'a.md#0');
+      assert.equal(await reopened.useEmbedder(info), false, 'rebuilt columns: kept');
+      await reopened.close();
     } finally {
       fs.rmSync(other, { recursive: true, force: true });
     }

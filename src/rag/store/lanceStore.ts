@@ -16,7 +16,7 @@ import type {
 import { readMeta, storeHome, writeJsonAtomic, writeMeta } from './meta';
 import {
   FILES_TABLE, PASSAGE_COLUMNS, PASSAGES_TABLE, SCHEMA_VERSION, fileToRow, filesSchema, passageToRow, passagesSchema,
-  rowToFile, rowToPassage, sqlIn, sqlString, vectorColumnNames, vectorColumns, vectorFillSchema, type PassageRow,
+  rowToFile, rowToPassage, sqlIn, sqlString, vectorColumnNames, vectorColumns, vectorFields, vectorFillSchema, type PassageRow,
 } from './schema';
 import { codeCandidates, codeDot, decodeVector, queryCode } from './vectorCodes';
 import { PARTS_MARK, withParts, withoutParts } from '../text/compounds';
@@ -280,9 +280,9 @@ export class LanceStore implements IndexStore {
       meta.embedder.model === info.model &&
       meta.embedder.dimension === info.dimension &&
       meta.embedder.vectorLayout === info.vectorLayout;
-    if (same && this.passages) return false;
+    if (same && this.passages && (await vectorColumnsMatch(this.passages, info))) return false;
     const existing = await this.openIfComplete(PASSAGES_TABLE);
-    if (same && existing) {
+    if (same && existing && (await vectorColumnsMatch(existing, info))) {
       // Created by another process after this store was opened: open it, never reset it.
       this.passages = existing;
       await this.openFiles();
@@ -558,7 +558,7 @@ export class LanceStore implements IndexStore {
 
   /**
    * The k nearest rows (`columns` of each), their cosine similarity and, on request, their vector. A float index is
-   * searched by cosine; a 'codes' index by the query's sign bits (Hamming distance), codeCandidates(k) candidates
+   * searched by cosine; a 'codes' index by the query's sign bits (Hamming distance), codeCandidates(k, rows) candidates
    * ranked by their 8-bit codes (vectorCodes.ts).
    */
   private async vectorRows(
@@ -578,13 +578,14 @@ export class LanceStore implements IndexStore {
     const index = this.vectorIndexInfo();
     const indexed = !options.exact && index?.mode === 'ivf';
     if (embedder?.vectorLayout === 'codes') {
+      if (!(await vectorColumnsMatch(this.passages, embedder))) return [];
       const query = queryCode(vector);
       // The IVF index over the sign bits holds them whole: searched in every partition, its hits are the scan's.
       // LanceDB's typings name only the float distances; its Hamming distance serves uint8 vectors.
       let q = this.passages.vectorSearch(query.bits).column('vector').distanceType('hamming' as 'l2').select([...columns, 'vectorCodes', 'vectorScale', '_distance']);
       q = indexed ? q.nprobes(index.partitions) : q.bypassVectorIndex();
       if (where) q = q.where(where);
-      const fetched = rowsWithBytes(await q.limit(codeCandidates(options.k)).toArrow(), [...columns, 'vectorScale', '_distance'], 'vectorCodes');
+      const fetched = rowsWithBytes(await q.limit(codeCandidates(options.k, index?.rows ?? 0)).toArrow(), [...columns, 'vectorScale', '_distance'], 'vectorCodes');
       // Hamming distances are whole numbers, and rows at the last distance fetched tie: which of them made the cut is
       // LanceDB's order, not the data's (an index and a scan differ). The candidates are the rows nearer than that,
       // the same set for every search, unless too few are.
@@ -1034,4 +1035,22 @@ export function documentOrder(passages: Passage[]): Passage[] {
   };
   for (const root of children.get(null) ?? []) visit(root);
   return out;
+}
+
+/** Each open table's column types, read once. */
+const columnTypes = new WeakMap<Table, Promise<Map<string, string>>>();
+
+/**
+ * Whether the table's vector columns have the types the embedder's layout writes today: a 'codes' store written with
+ * other code parameters (vectorCodes.ts) is rebuilt by the next run like one of another embedder, and searched by
+ * keywords only until then, instead of failing every search.
+ */
+async function vectorColumnsMatch(table: Table, info: Pick<EmbedderInfo, 'dimension' | 'vectorLayout'>): Promise<boolean> {
+  let types = columnTypes.get(table);
+  if (!types) {
+    types = table.schema().then((sc) => new Map(sc.fields.map((f) => [f.name, String(f.type)])));
+    columnTypes.set(table, types);
+  }
+  const have = await types;
+  return vectorFields(info.dimension, info.vectorLayout).every((f) => have.get(f.name) === String(f.type));
 }

@@ -55,7 +55,7 @@ const bytes = (name: string, n: number) => new Field(name, new FixedSizeList(n, 
  * The vector columns. 'float': `vector`, the embedder's floats. 'codes' (vectorCodes.ts): `vector`, the rotated
  * vector's sign bits (searched by Hamming distance), `vectorCodes`, its 8-bit codes, and `vectorScale`, their range.
  */
-function vectorFields(dimension: number, layout: VectorLayout): Field[] {
+export function vectorFields(dimension: number, layout: VectorLayout): Field[] {
   if (layout === 'float') return [new Field('vector', new FixedSizeList(dimension, new Field('item', new Float32(), true)), false)];
   const size = codeBytes(dimension);
   return [bytes('vector', size.bits), bytes('vectorCodes', size.codes), new Field('vectorScale', new Float32(), false)];

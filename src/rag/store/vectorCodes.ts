@@ -12,18 +12,26 @@
 // A search takes the nearest rows by the sign bits (codeCandidates) and ranks those by the dot product of the rotated
 // query (full precision) with their codes: within a few ten-thousandths of the exact cosine, so the ranking is the
 // floats'. Both were chosen on the quality gate (EVALUATION.md): 4-bit codes, off by a few thousandths, reordered the
-// close scores of SciFact's abstracts. 32-bit floats stored 3.5 times as much.
+// close scores of SciFact's abstracts. 32-bit floats took 3.2 times the bytes.
 /**
- * A search for k rows ranks this many times k candidates (at least CODE_MIN_CANDIDATES) by their codes. Reading a
- * candidate's codes costs far more than its Hamming distance, so the bits are many and the candidates few: with four
- * rotations' bits, 4k candidates gave the quality gate the figures that 1,024 bits gave only with 16k.
+ * A search for k rows ranks CODE_CANDIDATE_FACTOR·k candidates (at least CODE_MIN_CANDIDATES) by their codes, more in
+ * a large table. Reading a candidate's codes costs far more than its Hamming distance, so the candidates are few; but
+ * every search reads every row's bits, so at a large corpus the bits must be few too. Two rotations' bits with 4k
+ * candidates gave the quality gate the figures that 1,024 bits gave only with 16k and keep the default within twice
+ * its keyword search's time at 10k passages. The sign bits' estimate of the angle has the same error in any table, but
+ * the more rows a table holds the more of them lie within that error of the k-th neighbour: above CODE_BASE_ROWS the
+ * factor grows with the square root of the rows (up to CODE_MAX_FACTOR), which at 275k passages brought the default's
+ * results back to those of ranking every row by its codes (bench/vectorVariants.ts, BENCHMARKS.md).
  */
 export const CODE_CANDIDATE_FACTOR = 4;
 export const CODE_MIN_CANDIDATES = 128;
+const CODE_BASE_ROWS = 10_000;
+const CODE_MAX_FACTOR = 32;
 
-/** The candidates a search for k rows ranks by their codes. */
-export function codeCandidates(k: number): number {
-  return Math.max(CODE_MIN_CANDIDATES, k * CODE_CANDIDATE_FACTOR);
+/** The candidates a search for k rows of a table of `rows` ranks by their codes. */
+export function codeCandidates(k: number, rows: number): number {
+  const factor = Math.min(CODE_MAX_FACTOR, CODE_CANDIDATE_FACTOR * Math.max(1, Math.sqrt(rows / CODE_BASE_ROWS)));
+  return Math.max(CODE_MIN_CANDIDATES, Math.round(k * factor));
 }
 
 /** Bits per rotated coordinate of the re-ranking codes (a byte each). */
@@ -42,7 +50,7 @@ export function codeDimension(dimension: number): number {
  * Rotations whose sign bits make up the `vector` column: each adds D independent-ish hyperplanes, so the Hamming
  * distance estimates the angle with 1/√(rotations·D) of its error and fewer candidates need their codes read.
  */
-export const CODE_SIGN_ROTATIONS = 4;
+export const CODE_SIGN_ROTATIONS = 2;
 
 /** Bytes of the sign-bit column and of the re-ranking codes for vectors of `dimension`. */
 export function codeBytes(dimension: number): { bits: number; codes: number } {
