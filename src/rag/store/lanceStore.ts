@@ -30,15 +30,21 @@ import type { ResolvedLink } from '../links/resolve';
 
 /** Vector search and MMR see only passages whose vector is filled (a slow embedder's are filled after the text). */
 const FILLED = 'vectorPending = false';
-/** Whether a passages table has the `vectorPending` column (an index of schema 2 has not, until its next run rebuilds it). */
-const pendingColumn = new WeakMap<Table, Promise<boolean>>();
-function hasPendingColumn(table: Table): Promise<boolean> {
-  let known = pendingColumn.get(table);
-  if (!known) {
-    known = table.schema().then((sc) => sc.fields.some((f) => f.name === 'vectorPending'), () => false);
-    pendingColumn.set(table, known);
+/** Each open table's column types by name, read once (a failed read is tried again next time). */
+const columnTypes = new WeakMap<Table, Promise<Map<string, string>>>();
+function columnTypesOf(table: Table): Promise<Map<string, string>> {
+  let types = columnTypes.get(table);
+  if (!types) {
+    types = table.schema().then((sc) => new Map(sc.fields.map((f) => [f.name, String(f.type)])));
+    types.catch(() => columnTypes.delete(table));
+    columnTypes.set(table, types);
   }
-  return known;
+  return types;
+}
+
+/** Whether a passages table has the `vectorPending` column (an index of schema 2 has not, until its next run rebuilds it). */
+function hasPendingColumn(table: Table): Promise<boolean> {
+  return columnTypesOf(table).then((types) => types.has('vectorPending'), () => false);
 }
 
 /** The passages table rows of some files' updates (placeholder zero vectors, marked pending, where `vectorsPending`). */
@@ -1037,20 +1043,12 @@ export function documentOrder(passages: Passage[]): Passage[] {
   return out;
 }
 
-/** Each open table's column types, read once. */
-const columnTypes = new WeakMap<Table, Promise<Map<string, string>>>();
-
 /**
  * Whether the table's vector columns have the types the embedder's layout writes today: a 'codes' store written with
  * other code parameters (vectorCodes.ts) is rebuilt by the next run like one of another embedder, and searched by
  * keywords only until then, instead of failing every search.
  */
 async function vectorColumnsMatch(table: Table, info: Pick<EmbedderInfo, 'dimension' | 'vectorLayout'>): Promise<boolean> {
-  let types = columnTypes.get(table);
-  if (!types) {
-    types = table.schema().then((sc) => new Map(sc.fields.map((f) => [f.name, String(f.type)])));
-    columnTypes.set(table, types);
-  }
-  const have = await types;
+  const have = await columnTypesOf(table);
   return vectorFields(info.dimension, info.vectorLayout).every((f) => have.get(f.name) === String(f.type));
 }

@@ -21,7 +21,7 @@
  * its keyword search's time at 10k passages. The sign bits' estimate of the angle has the same error in any table, but
  * the more rows a table holds the more of them lie within that error of the k-th neighbour: above CODE_BASE_ROWS the
  * factor grows with the square root of the rows (up to CODE_MAX_FACTOR), which at 275k passages brought the default's
- * results back to those of ranking every row by its codes (bench/vectorVariants.ts, BENCHMARKS.md).
+ * results near those of ranking every row by its codes (bench/codesFidelity.ts, EVALUATION.md).
  */
 export const CODE_CANDIDATE_FACTOR = 4;
 export const CODE_MIN_CANDIDATES = 128;
