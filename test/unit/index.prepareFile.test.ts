@@ -1,5 +1,6 @@
 // The indexer's parser workers (index/prepareWorker.ts): real worker threads hash, parse, chunk, extract links, count
-// words and embed with the builtin embedder. What comes back must be exactly what the main thread would compute.
+// words and embed with the builtin embedder, encoded in the index's layout. What comes back must be exactly what the
+// main thread would compute.
 import { strict as assert } from 'assert';
 import { createHash } from 'crypto';
 import { readFileSync } from 'fs';
@@ -8,9 +9,11 @@ import { chunkDocument } from '../../src/rag/chunk';
 import { defaultConfig } from '../../src/rag/config';
 import { embedBuiltin } from '../../src/rag/embed';
 import { ParserPool } from '../../src/rag/ingest';
-import { prepareWorkerPath, type PrepareSpec, type PreparedFile } from '../../src/rag/index/prepareFile';
+import { prepareWorkerPath, type EmbedSpec, type PrepareSpec, type PreparedFile } from '../../src/rag/index/prepareFile';
 import { extractLinks, linkSource } from '../../src/rag/links';
+import { encodeVector, unpackVector, type PackedVectors } from '../../src/rag/store/vectorCodes';
 import { fileWordCounts } from '../../src/rag/store/vocabulary';
+import type { VectorLayout } from '../../src/rag/types';
 import { REALDOCS, WORKSPACE, needsShared } from '../helpers/shared';
 
 const opts = { timeoutMs: 60_000, maxFileSizeMB: 50 };
@@ -27,10 +30,11 @@ describe('prepareFile in the parser workers', function () {
   });
   after(() => pool.close());
 
-  for (const rel of ['gesetze/burlg.md', 'cargo-book/faq.md', 'gesetze/arbzg.pdf', 'gesetze/entgfg.docx']) {
-    it(`gives the main thread's passages, links, word counts and builtin vectors for ${rel}`, async () => {
+  const files: [string, VectorLayout][] = [['gesetze/burlg.md', 'codes'], ['cargo-book/faq.md', 'codes'], ['cargo-book/faq.md', 'float'], ['gesetze/arbzg.pdf', 'codes'], ['gesetze/entgfg.docx', 'codes']];
+  for (const [rel, layout] of files) {
+    it(`gives the main thread's passages, links, word counts and builtin vectors (${layout}) for ${rel}`, async () => {
       const abs = path.join(WORKSPACE, rel);
-      const spec: PrepareSpec = { path: rel, chunk, builtinDimension: 1024 };
+      const spec: PrepareSpec = { path: rel, chunk, builtin: { dimension: 1024, layout } };
       const got = await pool.run<PreparedFile>(abs, opts, spec);
       assert.ok('passages' in got, JSON.stringify(got).slice(0, 200));
       // The same, on this thread: parse (plain worker request), chunk, links, counts, embed.
@@ -46,13 +50,17 @@ describe('prepareFile in the parser workers', function () {
       // German passages wait for their compound parts (the run's vocabulary, main thread); every other row is embedded.
       const german = passages.flatMap((p, i) => (p.lang === 'de' ? [i] : []));
       assert.deepEqual(got.unembedded, german);
-      assert.equal(got.vectors!.length, passages.length * 1024);
+      const packed = got.vectors!;
+      assert.equal(packed.layout, layout);
+      assert.equal(packed.count, passages.length);
       let embedded = 0;
       passages.forEach((p, i) => {
-        const row = got.vectors!.subarray(i * 1024, (i + 1) * 1024);
-        if (p.lang === 'de') assert.ok(row.every((x) => x === 0));
+        const row = unpackVector(packed, i);
+        if (p.lang === 'de') assert.ok(row instanceof Float32Array ? row.every((x) => x === 0) : row.scale === 0 && row.codes.every((x) => x === 0));
         else {
-          assert.deepEqual(row, embedBuiltin(p.indexText, 1024));
+          const vector = embedBuiltin(p.indexText, 1024);
+          if (layout === 'float') assert.deepEqual(row, vector);
+          else assert.deepEqual(row, encodeVector(vector));
           embedded++;
         }
       });
@@ -60,6 +68,24 @@ describe('prepareFile in the parser workers', function () {
       else assert.ok(german.length > 0 && [...got.wordCounts].length > 100);
     });
   }
+
+  it('embeds and encodes texts sent without a file (the German passages with their compound parts)', async () => {
+    const texts = ['Der Urlaub beträgt jährlich mindestens 24 Werktage. Urlaub Werk Tage', 'Cargo downloads your dependencies', ''];
+    for (const layout of ['codes', 'float'] as const) {
+      const packed = await pool.compute<PackedVectors>({ texts, builtin: { dimension: 1024, layout } } satisfies EmbedSpec, { timeoutMs: 60_000 });
+      assert.equal(packed.count, texts.length);
+      texts.forEach((t, i) => {
+        const vector = embedBuiltin(t, 1024);
+        assert.deepEqual(unpackVector(packed, i), layout === 'codes' ? encodeVector(vector) : vector);
+      });
+    }
+    const plain = new ParserPool(1);
+    try {
+      await assert.rejects(plain.compute({ texts, builtin: { dimension: 1024, layout: 'codes' } }, { timeoutMs: 60_000 }), /follow-up step/);
+    } finally {
+      await plain.close();
+    }
+  });
 
   it('stops after hashing when the bytes are unchanged, and reports a loader failure with the hash', async () => {
     const abs = path.join(REALDOCS, 'pdf/invalid.pdf');

@@ -1,17 +1,19 @@
 // What the parser worker does for the indexer after parsing a file (prepareWorker.ts is the worker entry): hash the
 // bytes it read (and stop there when they are unchanged), chunk, extract the file's link rows, count its German words
-// for the run's vocabulary and, with the builtin embedder, embed the passages whose embedding text is final already.
-// This is the CPU-bound part of a file's indexing; in the workers it runs beside the main thread's writes. German
-// passages are embedded by the main thread: their text gets compound parts from the run's vocabulary first.
+// for the run's vocabulary and, with the builtin embedder, embed the passages whose embedding text is final already
+// (and encode them in the index's layout). This is the CPU-bound part of a file's indexing; in the workers it runs beside
+// the main thread's writes. German passages get compound parts from the run's vocabulary (main thread) first; the main
+// thread then sends their texts back to a worker to be embedded and encoded (`embedTexts`).
 import * as path from 'path';
 import { chunkDocument } from '../chunk';
 import type { ChunkConfig } from '../config';
 import { embedBuiltin } from '../embed';
 import { extractLinks, linkSource } from '../links';
+import { packVectors, packedBuffers, type PackedVectors } from '../store/vectorCodes';
 import { fileWordCounts } from '../store/vocabulary';
 import { embeddingText } from '../text/compounds';
 import { sha256 } from './fileHash';
-import { LoadError, type IndexedPassage, type LinkRow, type LoadFailureKind, type ParsedDocument } from '../types';
+import { LoadError, type IndexedPassage, type LinkRow, type LoadFailureKind, type ParsedDocument, type VectorLayout } from '../types';
 
 export interface PrepareSpec {
   /** The file's path relative to its folder (passage ids, link rows). */
@@ -19,8 +21,19 @@ export interface PrepareSpec {
   /** The stored record's hash when its pipeline key still holds: bytes that hash to it are not parsed again. */
   unchangedHash?: string;
   chunk: ChunkConfig;
-  /** Embed with the builtin embedder at this dimension (absent: the main thread embeds, or fills vectors later). */
-  builtinDimension?: number;
+  /** Embed with the builtin embedder at this dimension, packed in this layout (absent: the main thread embeds, or fills vectors later). */
+  builtin?: BuiltinSpec;
+}
+
+export interface BuiltinSpec {
+  dimension: number;
+  layout: VectorLayout;
+}
+
+/** Texts the main thread finished (German passages with their compound parts), to embed with the builtin embedder. */
+export interface EmbedSpec {
+  texts: string[];
+  builtin: BuiltinSpec;
 }
 
 export type PreparedFile =
@@ -33,8 +46,8 @@ export type PreparedFile =
       links: LinkRow[];
       /** fileWordCounts of the passages (the run's vocabulary adds them). */
       wordCounts: Map<string, number>;
-      /** With builtinDimension: one row per passage, all but the rows listed in `unembedded` filled. */
-      vectors?: Float32Array;
+      /** With `builtin`: one row per passage, all but the rows listed in `unembedded` filled. */
+      vectors?: PackedVectors;
       unembedded?: number[];
     };
 
@@ -54,15 +67,20 @@ export async function prepareFile(spec: PrepareSpec, bytes: Buffer, parse: () =>
   }
   const links = extractLinks(passages, { path: spec.path, format: doc.format, raw: linkSource(bytes, doc.format), titles: doc.title ? [doc.title] : [] });
   const wordCounts = fileWordCounts(passages);
-  const dim = spec.builtinDimension;
-  if (!dim) return { result: { hash, passages, links, wordCounts } };
-  const vectors = new Float32Array(passages.length * dim);
-  const unembedded: number[] = [];
-  passages.forEach((p, i) => {
-    if (p.lang === 'de') unembedded.push(i);
-    else vectors.set(embedBuiltin(embeddingText(p, 'builtin'), dim), i * dim);
-  });
-  return { result: { hash, passages, links, wordCounts, vectors, unembedded }, transfer: [vectors.buffer] };
+  const builtin = spec.builtin;
+  if (!builtin) return { result: { hash, passages, links, wordCounts } };
+  const unembedded = passages.flatMap((p, i) => (p.lang === 'de' ? [i] : []));
+  const vectors = packVectors(passages.length, builtin.dimension, builtin.layout, (i) =>
+    passages[i].lang === 'de' ? undefined : embedBuiltin(embeddingText(passages[i], 'builtin'), builtin.dimension),
+  );
+  return { result: { hash, passages, links, wordCounts, vectors, unembedded }, transfer: packedBuffers(vectors) };
+}
+
+/** The builtin vectors of finished texts, packed in the index's layout. */
+export function embedTexts(spec: EmbedSpec): { result: PackedVectors; transfer: ArrayBuffer[] } {
+  const { dimension, layout } = spec.builtin;
+  const vectors = packVectors(spec.texts.length, dimension, layout, (i) => embedBuiltin(spec.texts[i], dimension));
+  return { result: vectors, transfer: packedBuffers(vectors) };
 }
 
 /** The worker entry's path: the .ts source under tsx, else dist/prepareWorker.js beside the running bundle. */

@@ -1,16 +1,18 @@
 // Third step of a run, for one added or changed file: in a parser worker (prepareFile.ts) hash → parse → chunk → links
 // → word counts → builtin vectors of the passages without compound parts; here (enrich) → vocabulary and compound parts
-// → embed the rest (a slow embedder's vectors are left pending and filled after the run's text is written,
-// fillVectors.ts). Returns what to write; the run's BatchWriter writes it. Parse errors become the file's status; embedder
+// → embed the rest: the builtin embedder's in a parser worker again (embedTexts), so the main thread, which every
+// file's writes pass through, does not embed; other embedders here (a slow embedder's vectors are left pending and
+// filled after the run's text is written, fillVectors.ts). Returns what to write; the run's BatchWriter writes it. Parse errors become the file's status; embedder
 // errors are thrown (a model that is down fails every file alike, so the run stops).
 import * as path from 'path';
 import type { Engine } from '../engine';
 import { EnrichRun, enrichForIndex } from '../enrich';
-import type { FileRecord, FileStatus, FileUpdate } from '../store/types';
+import type { FileRecord, FileStatus, FileUpdate, StoredVector } from '../store/types';
+import { unpackVector, type PackedVectors } from '../store/vectorCodes';
 import { embeddingText } from '../text/compounds';
 import { LoadError } from '../types';
 import type { RunKeys } from './keys';
-import type { PrepareSpec, PreparedFile } from './prepareFile';
+import type { EmbedSpec, PrepareSpec, PreparedFile } from './prepareFile';
 import { hashFile } from './fileHash';
 import { expectedKey, recordKey, type Candidate, type IngestLimits } from './plan';
 import type { RunProgress } from './progress';
@@ -63,7 +65,7 @@ export async function processFile(c: Candidate, ctx: FileJobContext): Promise<Fi
     path: entry.path,
     unchangedHash: reusable ? previous.hash : undefined,
     chunk: config.chunk,
-    builtinDimension: builtinInWorker ? embedder.dimension : undefined,
+    builtin: builtinInWorker ? { dimension: embedder.dimension, layout: embedder.vectorLayout } : undefined,
   };
   let prepared: PreparedFile;
   try {
@@ -116,12 +118,22 @@ export async function processFile(c: Candidate, ctx: FileJobContext): Promise<Fi
   progress.report('embed', entry.path);
   const t0 = Date.now();
   // The worker's builtin vectors, then the rest here (German passages now have their compound parts; other embedders all).
-  const vectors: Float32Array[] = new Array(passages.length);
+  const vectors: StoredVector[] = new Array(passages.length);
   let todo = passages.map((_, i) => i);
   if (builtinInWorker && prepared.vectors) {
-    const dim = embedder.dimension;
-    for (let i = 0; i < passages.length; i++) vectors[i] = prepared.vectors.subarray(i * dim, (i + 1) * dim);
+    for (let i = 0; i < passages.length; i++) vectors[i] = unpackVector(prepared.vectors, i);
     todo = prepared.unembedded ?? [];
+    if (todo.length > 0) {
+      const spec: EmbedSpec = { texts: todo.map((j) => embeddingText(passages[j], embedder.id)), builtin: { dimension: embedder.dimension, layout: embedder.vectorLayout } };
+      try {
+        const packed = await engine.parsers().compute<PackedVectors>(spec, { timeoutMs: config.ingest.parseTimeoutMs, signal });
+        todo.forEach((j, k) => (vectors[j] = unpackVector(packed, k)));
+        todo = [];
+      } catch {
+        // Cancelled, or the worker died: the texts are embedded here (the same vectors, computed on this thread).
+        if (signal?.aborted) return { kind: 'cancelled' };
+      }
+    }
   }
   const size = Math.max(1, config.embed.batchSize);
   for (let i = 0; i < todo.length; i += size) {

@@ -13,6 +13,8 @@ export interface FollowUp {
   (spec: unknown, bytes: Buffer, parse: () => Promise<ParsedDocument>): Promise<{ result: unknown; transfer?: TransferListItem[] }>;
 }
 
+const NO_BYTES = Buffer.alloc(0);
+
 export function serveParses(port: MessagePort, then?: FollowUp): void {
   port.on('message', (req: ParseRequest) => {
     void handle(port, req, then).then(({ reply, transfer }) => port.postMessage(reply, transfer));
@@ -23,9 +25,15 @@ async function handle(port: MessagePort, req: ParseRequest, then?: FollowUp): Pr
   try {
     // Read synchronously: the worker has nothing else to do meanwhile, and for small files the four thread-pool round
     // trips of an async read (open, stat, read, close) cost more than the read itself.
-    const bytes = readFileSync(req.absPath);
+    const { absPath, format } = req;
+    if (absPath === undefined || format === undefined) {
+      if (!then || req.then === undefined) throw new Error('a request without a file needs a follow-up step');
+      const { result, transfer } = await then(req.then, NO_BYTES, () => Promise.reject(new Error('this request has no file to parse')));
+      return { reply: { id: req.id, ok: true, result }, transfer };
+    }
+    const bytes = readFileSync(absPath);
     const onPage = () => port.postMessage({ id: req.id, deadline: 'page' } satisfies ParseReply);
-    const parse = () => parseBytes(bytes, req.format, req.absPath, { ...(req.ocr ?? DEFAULT_OCR), onPage });
+    const parse = () => parseBytes(bytes, format, absPath, { ...(req.ocr ?? DEFAULT_OCR), onPage });
     if (req.then !== undefined) {
       if (!then) throw new Error('this parser worker has no follow-up step');
       const { result, transfer } = await then(req.then, bytes, parse);

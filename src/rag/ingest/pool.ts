@@ -150,7 +150,23 @@ export class ParserPool {
     if (this.closed) throw new Error('ParserPool is closed');
     const request: ParseRequest = { id: this.nextId++, absPath, format, ocr: options.ocr };
     if (then !== undefined) request.then = then;
-    const job: Job = { request, options, size, resolve, reject };
+    this.enqueue({ request, options, size, resolve, reject });
+  }
+
+  /**
+   * Runs the worker entry's follow-up step with `then` and no file (work the main thread prepared for a file it is
+   * indexing, e.g. texts to embed): the same queue, deadline and abort as a file's parse.
+   */
+  compute<T>(then: unknown, options: Pick<ParseOptions, 'timeoutMs' | 'signal'>): Promise<T> {
+    if (this.closed) return Promise.reject(new Error('ParserPool is closed'));
+    if (options.signal?.aborted) return Promise.reject(abortError(options.signal));
+    return new Promise<unknown>((resolve, reject) => {
+      this.enqueue({ request: { id: this.nextId++, then }, options: { ...options, maxFileSizeMB: 0 }, size: 0, resolve, reject });
+    }) as Promise<T>;
+  }
+
+  private enqueue(job: Job): void {
+    const { options } = job;
     if (options.signal) {
       const signal = options.signal;
       job.onAbort = () => this.abort(job, abortError(signal));

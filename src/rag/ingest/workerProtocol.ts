@@ -5,8 +5,9 @@ import type { OcrOptions } from './ocr';
 
 export interface ParseRequest {
   id: number;
-  absPath: string;
-  format: DocFormat;
+  /** The file to read and parse; absent for a request of `then` alone (ParserPool.compute), which reads no file. */
+  absPath?: string;
+  format?: DocFormat;
   /** OCR settings for scanned PDF pages and images; absent = defaults without a cache. */
   ocr?: OcrOptions;
   /** Work the worker entry does with the file after (or instead of) parsing it; opaque to the pool. */

@@ -18,7 +18,7 @@ import {
   FILES_TABLE, PASSAGE_COLUMNS, PASSAGES_TABLE, SCHEMA_VERSION, fileToRow, filesSchema, passageToRow, passagesSchema,
   rowToFile, rowToPassage, sqlIn, sqlString, vectorColumnNames, vectorColumns, vectorFields, vectorFillSchema, type PassageRow,
 } from './schema';
-import { codeCandidates, codeDot, decodeVector, queryCode } from './vectorCodes';
+import { codeBytes, codeCandidates, codeDot, decodeVector, queryCode } from './vectorCodes';
 import { PARTS_MARK, withParts, withoutParts } from '../text/compounds';
 import { withCommitRetry } from './retry';
 import { eachRow, rowsWithBytes, toArrowTable } from './arrowRows';
@@ -61,7 +61,8 @@ function updateRows(updates: FileUpdate[], { dim, layout }: VectorShape): Passag
     }
     for (let i = 0; i < u.passages.length; i++) {
       const v = u.vectors[i];
-      if (v.length !== dim) throw new Error(`${u.record.path}: vector dimension ${v.length}, index expects ${dim}`);
+      const length = v instanceof Float32Array ? v.length : layout === 'codes' && v.codes.length === codeBytes(dim).codes ? dim : -1;
+      if (length !== dim) throw new Error(`${u.record.path}: vector dimension ${length < 0 ? 'of other codes' : length}, index expects ${dim}`);
       rows.push(passageToRow(u.passages[i], v, layout));
     }
   }
@@ -371,7 +372,7 @@ export class LanceStore implements IndexStore {
     else this.filesCache = null;
   }
 
-  async replaceFile(record: FileRecord, passages: FileUpdate['passages'], vectors: Float32Array[]): Promise<void> {
+  async replaceFile(record: FileRecord, passages: FileUpdate['passages'], vectors: FileUpdate['vectors']): Promise<void> {
     await this.replaceFiles([{ record, passages, vectors }]);
   }
 

@@ -2,7 +2,7 @@
 import { Bool, Field, FixedSizeList, Float32, Float64, Int32, Schema, Uint8, Utf8 } from 'apache-arrow';
 import type { DocFormat, IndexedPassage, Lang, Level, Passage, SourceLocation, VectorLayout } from '../types';
 import { codeBytes, encodeVector } from './vectorCodes';
-import type { FileRecord, FileStatus } from './types';
+import type { FileRecord, FileStatus, StoredVector } from './types';
 import { withParts } from '../text/compounds';
 
 /** Bump when the table layout changes; an index with another version is rebuilt. */
@@ -61,8 +61,12 @@ export function vectorFields(dimension: number, layout: VectorLayout): Field[] {
   return [bytes('vector', size.bits), bytes('vectorCodes', size.codes), new Field('vectorScale', new Float32(), false)];
 }
 
-/** The vector columns of a row holding `vector` in the layout. */
-export function vectorColumns(vector: Float32Array, layout: VectorLayout): PassageRow {
+/** The vector columns of a row holding `vector` in the layout (floats are encoded here for the 'codes' layout). */
+export function vectorColumns(vector: StoredVector, layout: VectorLayout): PassageRow {
+  if (!(vector instanceof Float32Array)) {
+    if (layout === 'float') throw new Error('vector codes given for an index that stores floats');
+    return { vector: vector.bits, vectorCodes: vector.codes, vectorScale: vector.scale };
+  }
   if (layout === 'float') return { vector };
   const code = encodeVector(vector);
   return { vector: code.bits, vectorCodes: code.codes, vectorScale: code.scale };
@@ -103,7 +107,7 @@ export type PassageRow = Record<string, unknown>;
 const orNull = (v: number | string | undefined): number | string | null => (v === undefined ? null : v);
 
 /** `pending`: the vector is a placeholder, filled later (see `IndexStore.fillVectors`). */
-export function passageToRow(p: IndexedPassage, vector: Float32Array, layout: VectorLayout, pending = false): PassageRow {
+export function passageToRow(p: IndexedPassage, vector: StoredVector, layout: VectorLayout, pending = false): PassageRow {
   const german = p.lang === 'de';
   return {
     id: p.id,

@@ -4,6 +4,7 @@ import type { EmbedderInfo, IndexedPassage, Lang, Level, LinkRow, Passage, Searc
 import type { ResolvedLink } from '../links/resolve';
 import type { LinkCounts } from './links';
 import type { LeaseHolder } from './remoteLease';
+import type { VectorCode } from './vectorCodes';
 
 export type { ResolvedLink, LinkCounts };
 
@@ -119,12 +120,15 @@ export interface IndexMeta {
   home?: string;
 }
 
+/** A passage's vector as the writer receives it: the embedder's floats, or (layout 'codes') already encoded. */
+export type StoredVector = Float32Array | VectorCode;
+
 /** One file's new content for `replaceFiles`. */
 export interface FileUpdate {
   record: FileRecord;
   passages: IndexedPassage[];
   /** One per passage; empty with `vectorsPending`. */
-  vectors: Float32Array[];
+  vectors: StoredVector[];
   /** The file's rows of the reference graph (links/extract.ts); written and removed with its passages. None: no links. */
   links?: LinkRow[];
   /**
@@ -168,7 +172,7 @@ export interface IndexStore {
    * Replaces every passage of `record.path` with `passages` (vectors in the same order) and writes the
    * file record, as one unit: a crash leaves either the old or the new passages, never a mix.
    */
-  replaceFile(record: FileRecord, passages: IndexedPassage[], vectors: Float32Array[]): Promise<void>;
+  replaceFile(record: FileRecord, passages: IndexedPassage[], vectors: StoredVector[]): Promise<void>;
   /** Writes a file record without passages (skipped / error / unchanged-mtime update). Removes old passages. */
   recordFileStatus(record: FileRecord): Promise<void>;
   /** Removes a file's passages and its record. */

@@ -13,6 +13,7 @@
 // query (full precision) with their codes: within a few ten-thousandths of the exact cosine, so the ranking is the
 // floats'. Both were chosen on the quality gate (EVALUATION.md): 4-bit codes, off by a few thousandths, reordered the
 // close scores of SciFact's abstracts. 32-bit floats took 3.2 times the bytes.
+import type { VectorLayout } from '../types';
 /**
  * A search for k rows ranks CODE_CANDIDATE_FACTOR·k candidates (at least CODE_MIN_CANDIDATES) by their codes, more in
  * a large table. Reading a candidate's codes costs far more than its Hamming distance, so the candidates are few; but
@@ -141,8 +142,54 @@ export function encodeVector(v: ArrayLike<number>): VectorCode {
   for (let i = 0; i < x.length; i++) scale = Math.max(scale, Math.abs(x[i]));
   const codes = new Uint8Array(x.length);
   const perStep = scale > 0 ? HALF / scale : 0;
-  for (let i = 0; i < x.length; i++) codes[i] = HALF + Math.min(HALF, Math.max(-HALF, Math.round(x[i] * perStep)));
+  // HALF + Math.round(x·perStep), |x·perStep| ≤ HALF: rounding half up is the floor of the value plus a half.
+  for (let i = 0; i < x.length; i++) codes[i] = Math.floor(x[i] * perStep + (HALF + 0.5));
   return { bits: signBits(v, x), codes, scale };
+}
+
+/**
+ * The vectors of one file in a few transferable buffers, as a parser worker hands them to the main thread: the floats,
+ * or (layout 'codes') already encoded, so the encoding runs in the workers beside the other per-file work.
+ */
+export type PackedVectors =
+  | { layout: 'float'; count: number; dimension: number; floats: Float32Array }
+  | { layout: 'codes'; count: number; dimension: number; bits: Uint8Array; codes: Uint8Array; scales: Float32Array };
+
+/** Packs `count` vectors of `dimension` in the layout; `vectorAt(i)` undefined leaves row i empty (zeros). */
+export function packVectors(count: number, dimension: number, layout: VectorLayout, vectorAt: (i: number) => ArrayLike<number> | undefined): PackedVectors {
+  if (layout === 'float') {
+    const floats = new Float32Array(count * dimension);
+    for (let i = 0; i < count; i++) {
+      const v = vectorAt(i);
+      if (v) floats.set(v, i * dimension);
+    }
+    return { layout, count, dimension, floats };
+  }
+  const size = codeBytes(dimension);
+  const bits = new Uint8Array(count * size.bits);
+  const codes = new Uint8Array(count * size.codes);
+  const scales = new Float32Array(count);
+  for (let i = 0; i < count; i++) {
+    const v = vectorAt(i);
+    if (!v) continue;
+    const c = encodeVector(v);
+    bits.set(c.bits, i * size.bits);
+    codes.set(c.codes, i * size.codes);
+    scales[i] = c.scale;
+  }
+  return { layout, count, dimension, bits, codes, scales };
+}
+
+/** Row i of packed vectors: a view of its floats, or its code. */
+export function unpackVector(p: PackedVectors, i: number): Float32Array | VectorCode {
+  if (p.layout === 'float') return p.floats.subarray(i * p.dimension, (i + 1) * p.dimension);
+  const size = codeBytes(p.dimension);
+  return { bits: p.bits.subarray(i * size.bits, (i + 1) * size.bits), codes: p.codes.subarray(i * size.codes, (i + 1) * size.codes), scale: p.scales[i] };
+}
+
+/** The buffers to transfer with packed vectors. */
+export function packedBuffers(p: PackedVectors): ArrayBuffer[] {
+  return (p.layout === 'float' ? [p.floats.buffer] : [p.bits.buffer, p.codes.buffer, p.scales.buffer]) as ArrayBuffer[];
 }
 
 /** A query's side of a search: its rotated vector (for the re-ranking) and its sign bits (for the Hamming search). */
