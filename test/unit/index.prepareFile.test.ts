@@ -79,6 +79,21 @@ describe('prepareFile in the parser workers', function () {
         assert.deepEqual(unpackVector(packed, i), layout === 'codes' ? encodeVector(vector) : vector);
       });
     }
+    // Cancelled before it ran, and cancelled while queued behind a parse: rejected, the pool goes on.
+    const spec: EmbedSpec = { texts, builtin: { dimension: 1024, layout: 'codes' } };
+    await assert.rejects(pool.compute(spec, { timeoutMs: 60_000, signal: AbortSignal.abort() }), /abort/i);
+    const one = new ParserPool(1, { workerPath: prepareWorkerPath() });
+    try {
+      const controller = new AbortController();
+      const parse = one.run<PreparedFile>(path.join(WORKSPACE, 'gesetze/burlg.md'), opts, { path: 'burlg.md', chunk } satisfies PrepareSpec);
+      const queued = one.compute(spec, { timeoutMs: 60_000, signal: controller.signal });
+      controller.abort();
+      await assert.rejects(queued, /abort/i);
+      assert.ok('passages' in (await parse));
+      assert.equal((await one.compute<PackedVectors>(spec, { timeoutMs: 60_000 })).count, texts.length);
+    } finally {
+      await one.close();
+    }
     const plain = new ParserPool(1);
     try {
       await assert.rejects(plain.compute({ texts, builtin: { dimension: 1024, layout: 'codes' } }, { timeoutMs: 60_000 }), /follow-up step/);
