@@ -61,11 +61,12 @@ export async function processFile(c: Candidate, ctx: FileJobContext): Promise<Fi
   }
   // Builtin vectors are computed in the worker unless the text changes afterwards (enrichment) or they are filled later.
   const builtinInWorker = embedder.id === 'builtin' && !embedder.deferVectors && !keys.enrich;
+  const builtin = builtinInWorker ? { dimension: embedder.dimension, layout: embedder.vectorLayout } : undefined;
   const spec: PrepareSpec = {
     path: entry.path,
     unchangedHash: reusable ? previous.hash : undefined,
     chunk: config.chunk,
-    builtin: builtinInWorker ? { dimension: embedder.dimension, layout: embedder.vectorLayout } : undefined,
+    builtin,
   };
   let prepared: PreparedFile;
   try {
@@ -120,13 +121,13 @@ export async function processFile(c: Candidate, ctx: FileJobContext): Promise<Fi
   // The worker's builtin vectors, then the rest here (German passages now have their compound parts; other embedders all).
   const vectors: StoredVector[] = new Array(passages.length);
   let todo = passages.map((_, i) => i);
-  if (builtinInWorker && prepared.vectors) {
+  if (builtin && prepared.vectors) {
     for (let i = 0; i < passages.length; i++) vectors[i] = unpackVector(prepared.vectors, i);
     todo = prepared.unembedded ?? [];
     if (todo.length > 0) {
-      const spec: EmbedSpec = { texts: todo.map((j) => embeddingText(passages[j], embedder.id)), builtin: { dimension: embedder.dimension, layout: embedder.vectorLayout } };
+      const texts: EmbedSpec = { texts: todo.map((j) => embeddingText(passages[j], embedder.id)), builtin };
       try {
-        const packed = await engine.parsers().compute<PackedVectors>(spec, { timeoutMs: config.ingest.parseTimeoutMs, signal });
+        const packed = await engine.parsers().compute<PackedVectors>(texts, { timeoutMs: config.ingest.parseTimeoutMs, signal });
         todo.forEach((j, k) => (vectors[j] = unpackVector(packed, k)));
         todo = [];
       } catch {
