@@ -108,6 +108,37 @@ describe('LanceStore (real LanceDB in a temp dir)', () => {
     assert.equal(files.find((f) => f.path === 'a.md')?.passages, 3);
   });
 
+  it('stores a passage\'s text once, as the end of its keyword text, and reads back every text exactly', async () => {
+    const de = passage('de.md', 0, 'Die Kündigungsschutzklage ist binnen drei Wochen zu erheben.', 'de');
+    de.keywordParts = 'kündigung schutz klage';
+    const marked = passage('de.md', 1, `Ein Text mit dem Zeichen \n${'\u241e'} mitten im Satz.`, 'de');
+    const summary = passage('en.md', 0, 'An abstractive summary that is not the end of its keyword text.');
+    summary.indexText = 'Section 0 headings only';
+    const empty = passage('en.md', 1, '');
+    await store.replaceFile(record('de.md', 2), [de, marked], [vec(1), vec(2)]);
+    await store.replaceFile(record('en.md', 2), [summary, empty], [vec(3), vec(4)]);
+
+    const table = await (await lancedb.connect(dir)).openTable('passages');
+    const rows = new Map((await table.query().select(['id', 'text', 'textFrom']).toArray()).map((r) => [r.id as string, r]));
+    assert.equal(rows.get(de.id)?.text, null, 'the text lives in the keyword column only');
+    assert.equal(rows.get(de.id)?.textFrom, 'Section 0 '.length);
+    assert.equal(rows.get(empty.id)?.text, null);
+    assert.equal(rows.get(marked.id)?.text, marked.text, 'a text its keyword text cannot give back is stored itself');
+    assert.equal(rows.get(summary.id)?.text, summary.text);
+    table.close();
+
+    const got = [...(await store.getFilePassages('de.md')), ...(await store.getFilePassages('en.md'))];
+    assert.deepEqual(got.map((p) => p.text), [de.text, marked.text, summary.text, '']);
+    const hit = await store.fullTextSearch('Kündigungsschutzklage', { k: 1, lang: 'de' });
+    assert.equal(hit[0]?.passage.text, de.text);
+    // The vocabulary's new parts rewrite the keyword text behind the text: the text stays as it was.
+    assert.equal(await store.rewriteKeywordParts(['de.md'], () => 'kündigungs schutz'), 2);
+    assert.deepEqual((await store.getFilePassages('de.md')).map((p) => p.text), [de.text, marked.text]);
+    const german: string[] = [];
+    await store.eachGermanPassage(true, (batch) => german.push(...batch.map((p) => p.text)));
+    assert.deepEqual(german.sort(), [de.text, marked.text].sort());
+  });
+
   it('full-text search uses German analysis for German passages and English for the rest', async () => {
     await store.replaceFile(record('de.md', 1), [passage('de.md', 0, 'Die werktägliche Arbeitszeit der Arbeitnehmer darf acht Stunden nicht überschreiten.', 'de')], [vec(1)]);
     await store.replaceFile(record('en.md', 1), [passage('en.md', 0, 'Cargo is running the build scripts of packages.', 'en')], [vec(2)]);

@@ -16,7 +16,7 @@ import type {
 import { readMeta, storeHome, writeJsonAtomic, writeMeta } from './meta';
 import {
   FILES_TABLE, PASSAGE_COLUMNS, PASSAGES_TABLE, SCHEMA_VERSION, fileToRow, filesSchema, passageToRow, passagesSchema,
-  rowToFile, rowToPassage, sqlIn, sqlString, vectorColumnNames, vectorColumns, vectorFields, vectorFillSchema, type PassageRow,
+  rowText, rowToFile, rowToPassage, sqlIn, sqlString, vectorColumnNames, vectorColumns, vectorFields, vectorFillSchema, type PassageRow,
 } from './schema';
 import { codeBytes, codeCandidates, codeDot, decodeVector, queryCode } from './vectorCodes';
 import { PARTS_MARK, withParts, withoutParts } from '../text/compounds';
@@ -659,8 +659,8 @@ export class LanceStore implements IndexStore {
   async eachGermanPassage(withText: boolean, each: (batch: Pick<Passage, 'path' | 'level' | 'text'>[]) => void): Promise<void> {
     if (!this.passages) return;
     let batch: Pick<Passage, 'path' | 'level' | 'text'>[] = [];
-    await eachRow(this.passages, `lang = 'de'`, withText ? ['path', 'level', 'text'] : ['path', 'level'], (r) => {
-      batch.push({ path: r.path as string, level: Number(r.level) as Level, text: (r.text as string | undefined) ?? '' });
+    await eachRow(this.passages, `lang = 'de'`, withText ? ['path', 'level', 'lang', 'text', 'textFrom', 'fts_de'] : ['path', 'level'], (r) => {
+      batch.push({ path: r.path as string, level: Number(r.level) as Level, text: withText ? rowText(r) : '' });
       if (batch.length >= 10_000) (each(batch), (batch = []));
     });
     if (batch.length > 0) each(batch);
@@ -698,10 +698,10 @@ export class LanceStore implements IndexStore {
         for (const r of await table.takeRowIds(rowIds).withRowId().toArray()) {
           const row: PassageRow = {};
           for (const c of PASSAGE_COLUMNS) row[c] = r[c];
-          for (const c of ['level', 'order', 'startLine', 'endLine', 'page', 'pageEnd', 'startOffset', 'endOffset']) {
+          for (const c of ['level', 'order', 'textFrom', 'startLine', 'endLine', 'page', 'pageEnd', 'startOffset', 'endOffset']) {
             if (typeof row[c] === 'bigint') row[c] = Number(row[c]);
           }
-          row.fts_en = r.fts_en;
+          // The keyword text keeps its beginning (only the parts after it change), so `textFrom` still points at the text.
           row.fts_de = next.get(BigInt(r._rowid as bigint | number));
           row.vectorPending = r.vectorPending;
           for (const c of vectorColumnNames(shape.layout)) row[c] = c === 'vectorScale' ? Number(r[c]) : shape.layout === 'codes' ? toBytes(r[c]) : toFloat32(r[c]);

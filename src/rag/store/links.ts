@@ -18,15 +18,13 @@ const LINK_KINDS: LinkKind[] = ['link', 'reference', 'name', 'definition'];
 
 export function linksSchema(): Schema {
   const str = (name: string) => new Field(name, new Utf8(), false);
-  // rid: role, from, kind, key and to (one row per distinct edge or target; the merge key of a file's rewrite).
-  return new Schema([str('rid'), str('role'), str('from_id'), str('path'), str('fileHash'), str('kind'), str('key'), str('to_id'), str('anchor')]);
+  return new Schema([str('role'), str('from_id'), str('path'), str('fileHash'), str('kind'), str('key'), str('to_id'), str('anchor')]);
 }
 
 const COLUMNS = ['role', 'from_id', 'path', 'kind', 'key', 'to_id', 'anchor'];
 
 function toRow(r: LinkRow, fileHash: string): Record<string, string> {
   return {
-    rid: `${r.role}\u0000${r.from}\u0000${r.kind}\u0000${r.key}\u0000${r.to}`,
     role: r.role,
     from_id: r.from,
     path: r.path,
@@ -132,12 +130,10 @@ export class LinksTable {
    */
   async replace(files: { path: string; fileHash: string; rows: LinkRow[] }[], append = false): Promise<void> {
     if (files.length === 0) return;
-    const byRid = new Map<string, Record<string, string>>();
-    for (const f of files) for (const r of f.rows) {
-      const row = toRow(r, f.fileHash);
-      byRid.set(row.rid, row);
-    }
-    const rows = [...byRid.values()];
+    // One row per distinct edge or target: role, from, kind, key and to.
+    const distinct = new Map<string, Record<string, string>>();
+    for (const f of files) for (const r of f.rows) distinct.set(`${r.role}\u0000${r.from}\u0000${r.kind}\u0000${r.key}\u0000${r.to}`, toRow(r, f.fileHash));
+    const rows = [...distinct.values()];
     const paths = files.map((f) => f.path);
     await this.refresh();
     if (!append) await this.removePaths(paths);

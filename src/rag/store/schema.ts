@@ -3,10 +3,10 @@ import { Bool, Field, FixedSizeList, Float32, Float64, Int32, Schema, Uint8, Utf
 import type { DocFormat, IndexedPassage, Lang, Level, Passage, SourceLocation, VectorLayout } from '../types';
 import { codeBytes, encodeVector } from './vectorCodes';
 import type { FileRecord, FileStatus, StoredVector } from './types';
-import { withParts } from '../text/compounds';
+import { withParts, withoutParts } from '../text/compounds';
 
 /** Bump when the table layout changes; an index with another version is rebuilt. */
-export const SCHEMA_VERSION = 3;
+export const SCHEMA_VERSION = 4;
 
 export const PASSAGES_TABLE = 'passages';
 export const FILES_TABLE = 'files';
@@ -27,7 +27,13 @@ export function passagesSchema(dimension: number, layout: VectorLayout): Schema 
     /** JSON array of strings. */
     str('headingPath'),
     str('title'),
-    str('text'),
+    /** The passage's text, or null when it is the end of its keyword text (see `textFrom`). */
+    str('text', true),
+    /**
+     * Where the text begins in the row's keyword text (`fts_de` without its compound parts, or `fts_en`) when `text` is
+     * null: the keyword text is the text behind its headings, so a passage's text is stored once.
+     */
+    int('textFrom', true),
     str('overlap'),
     str('lang'),
     int('startLine', true),
@@ -96,10 +102,10 @@ export function filesSchema(): Schema {
   ]);
 }
 
-/** Columns read back to rebuild a Passage (everything except the FTS columns and the vector). */
+/** Columns read back to rebuild a Passage (everything but the vector; the keyword texts hold most passages' text). */
 export const PASSAGE_COLUMNS = [
   'id', 'path', 'fileHash', 'format', 'level', 'chunkPath', 'parentId', 'order', 'headingPath', 'title', 'text',
-  'overlap', 'lang', 'startLine', 'endLine', 'page', 'pageEnd', 'startOffset', 'endOffset', 'quote', 'ocrConfidence',
+  'textFrom', 'fts_en', 'fts_de', 'overlap', 'lang', 'startLine', 'endLine', 'page', 'pageEnd', 'startOffset', 'endOffset', 'quote', 'ocrConfidence',
 ];
 
 export type PassageRow = Record<string, unknown>;
@@ -109,6 +115,9 @@ const orNull = (v: number | string | undefined): number | string | null => (v ==
 /** `pending`: the vector is a placeholder, filled later (see `IndexStore.fillVectors`). */
 export function passageToRow(p: IndexedPassage, vector: StoredVector, layout: VectorLayout, pending = false): PassageRow {
   const german = p.lang === 'de';
+  const keyword = { lang: p.lang, fts_en: german ? '' : p.indexText, fts_de: german ? withParts(p.indexText, p.keywordParts) : '' };
+  const textFrom = p.indexText.length - p.text.length;
+  const once = p.indexText.endsWith(p.text) && keywordText(keyword).slice(textFrom) === p.text;
   return {
     id: p.id,
     path: p.path,
@@ -120,7 +129,8 @@ export function passageToRow(p: IndexedPassage, vector: StoredVector, layout: Ve
     order: p.order,
     headingPath: JSON.stringify(p.headingPath ?? []),
     title: p.title ?? '',
-    text: p.text,
+    text: once ? null : p.text,
+    textFrom: once ? textFrom : null,
     overlap: p.overlap ?? '',
     lang: p.lang,
     startLine: orNull(p.loc.startLine),
@@ -131,11 +141,22 @@ export function passageToRow(p: IndexedPassage, vector: StoredVector, layout: Ve
     endOffset: orNull(p.loc.endOffset),
     quote: orNull(p.loc.quote),
     ocrConfidence: orNull(p.loc.ocrConfidence),
-    fts_en: german ? '' : p.indexText,
-    fts_de: german ? withParts(p.indexText, p.keywordParts) : '',
+    fts_en: keyword.fts_en,
+    fts_de: keyword.fts_de,
     vectorPending: pending,
     ...vectorColumns(vector, layout),
   };
+}
+
+/** A row's keyword text without its compound parts: its headings and text as indexed. */
+function keywordText(r: Record<string, unknown>): string {
+  return r.lang === 'de' ? withoutParts((r.fts_de as string) ?? '') : ((r.fts_en as string) ?? '');
+}
+
+/** A row's passage text: its `text`, or the end of its keyword text from `textFrom`. */
+export function rowText(r: Record<string, unknown>): string {
+  if (r.text !== null && r.text !== undefined) return r.text as string;
+  return keywordText(r).slice(num(r.textFrom) ?? 0);
 }
 
 function num(v: unknown): number | undefined {
@@ -167,7 +188,7 @@ export function rowToPassage(r: Record<string, unknown>): Passage {
     order: num(r.order) ?? 0,
     headingPath,
     title: (r.title as string) ?? '',
-    text: r.text as string,
+    text: rowText(r),
     overlap: (r.overlap as string) ?? '',
     lang: r.lang as Lang,
     loc,
