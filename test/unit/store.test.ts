@@ -5,6 +5,7 @@ import * as path from 'node:path';
 import * as lancedb from '@lancedb/lancedb';
 import { VECTOR_INDEX_MIN_ROWS, describeVectorSearch, openStore, readVectorIndexInfo, type LanceStore } from '../../src/rag/store';
 import type { FileRecord } from '../../src/rag/store/types';
+import { PARTS_MARK } from '../../src/rag/text/compounds';
 import type { IndexedPassage, Lang, Level } from '../../src/rag/types';
 
 const DIM = 8;
@@ -111,7 +112,7 @@ describe('LanceStore (real LanceDB in a temp dir)', () => {
   it('stores a passage\'s text once, as the end of its keyword text, and reads back every text exactly', async () => {
     const de = passage('de.md', 0, 'Die Kündigungsschutzklage ist binnen drei Wochen zu erheben.', 'de');
     de.keywordParts = 'kündigung schutz klage';
-    const marked = passage('de.md', 1, `Ein Text mit dem Zeichen \n${'\u241e'} mitten im Satz.`, 'de');
+    const marked = passage('de.md', 1, `Ein Text mit dem Zeichen \n${PARTS_MARK} mitten im Satz.`, 'de');
     const summary = passage('en.md', 0, 'An abstractive summary that is not the end of its keyword text.');
     summary.indexText = 'Section 0 headings only';
     const empty = passage('en.md', 1, '');

@@ -117,7 +117,7 @@ export function passageToRow(p: IndexedPassage, vector: StoredVector, layout: Ve
   const german = p.lang === 'de';
   const keyword = { lang: p.lang, fts_en: german ? '' : p.indexText, fts_de: german ? withParts(p.indexText, p.keywordParts) : '' };
   const textFrom = p.indexText.length - p.text.length;
-  const once = p.indexText.endsWith(p.text) && keywordText(keyword).slice(textFrom) === p.text;
+  const once = textFrom >= 0 && keywordText(keyword).slice(textFrom) === p.text;
   return {
     id: p.id,
     path: p.path,
