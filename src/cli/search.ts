@@ -33,7 +33,8 @@ export async function run(argv: string[]): Promise<number> {
   const engine = await openEngine({ folder, storeDir, config: { embed }, embedderOverride: explicit });
   try {
     if ((await engine.store.countPassages()) === 0) {
-      process.stderr.write(`docs-rag: the index at ${storeDir} is empty. Build it first: docs-rag index ${folder}\n`);
+      const what = engine.store.schemaOutdated() ? 'was written by another version of Docs RAG. Rebuild it' : 'is empty. Build it first';
+      process.stderr.write(`docs-rag: the index at ${storeDir} ${what}: docs-rag index ${folder}\n`);
       return 1;
     }
     const chatModel = await chatModelFrom(values, engine.config.embed.ollamaHost);

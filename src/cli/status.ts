@@ -44,6 +44,7 @@ export async function run(argv: string[]): Promise<number> {
     ];
     if (report.settings) lines.push(`Settings: ${describeSettings(report.settings)} (runs and docs-rag mcp without flags keep them)`);
     if (lastRun?.ignored) lines.push(`Left out by .gitignore / .ignore files at the last walk: ${lastRun.ignored} document(s) and folder(s) (${indexCommand('--no-ignore-files')} indexes them).`);
+    if (report.schemaOutdated) lines.push(`Written by another version of Docs RAG: searched as empty until the next run rebuilds it: ${indexCommand()}`);
     if (report.running) lines.push(`An index run is in progress (pid ${report.running.pid}).`);
     if (report.interrupted) lines.push(`The last run did not finish (killed?). The next run repairs the index: ${indexCommand()}`);
     if (problems.length > 0) {

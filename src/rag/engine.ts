@@ -123,6 +123,9 @@ export async function openEngine(o: OpenEngineOptions): Promise<Engine> {
   if (opened && opened.home !== store.home()) {
     warnings.push('This index was not built in this place (copied or cloned with the folder, or made by an older version): its passages are not verified against the files until the next index run rebuilds it.');
   }
+  if (store.schemaOutdated()) {
+    warnings.push('This index was written by another version of Docs RAG: it reads as empty until the next index run rebuilds it.');
+  }
   const recorded = opened?.embedder;
   if (recorded && !o.embedderOverride) {
     if (recorded.id === 'ollama' || recorded.id === 'builtin' || recorded.id === 'local') config.embed.provider = recorded.id;

@@ -26,6 +26,8 @@ export interface StatusReport {
   linksCounted: { at: number; pending: boolean } | null;
   embedder: IndexMeta['embedder'] | null;
   schemaVersion: number | null;
+  /** Written with another version of the tables' schema: searched as empty until the next index run rebuilds it. */
+  schemaOutdated: boolean;
   lastRun: IndexMeta['lastRun'] | null;
   /** The settings the last run recorded (null: built by a version before they were recorded). */
   settings: RecordedSettings | null;
@@ -64,6 +66,7 @@ export async function statusReport(store: IndexStore, folder: string, storeDir: 
     linksCounted: meta?.linkCounts ? { at: meta.linkCounts.at, pending: meta.maintenance?.countLinks === true } : null,
     embedder: meta?.embedder ?? null,
     schemaVersion: meta?.schemaVersion ?? null,
+    schemaOutdated: store.schemaOutdated(),
     lastRun: meta?.lastRun ?? null,
     // What a run without flags uses: the recorded settings (their well-formed part), the defaults for the rest.
     settings: meta?.settings ? recordedSettings(mergeConfig({}, readRecordedSettings(meta.settings))) : null,

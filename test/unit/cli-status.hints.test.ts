@@ -8,6 +8,7 @@ import * as path from 'node:path';
 import { openEngine } from '../../src/rag/engine';
 import { indexFolder } from '../../src/rag/index/indexer';
 import { readMeta, writeMeta } from '../../src/rag/store/meta';
+import { SCHEMA_VERSION } from '../../src/rag/store';
 import { shellWord } from '../../src/cli/status';
 import { runCliSource } from '../helpers/run';
 
@@ -37,6 +38,33 @@ describe('docs-rag status: repair hints carry the flags used', function () {
     assert.ok(r.stdout.includes(`The next run repairs the index: docs-rag index '${folder}' --store ${store}`), r.stdout);
     const missing = await runCliSource(['status', '--folder', folder, '--store', path.join(base, 'none')]);
     assert.ok(missing.stderr.includes(`Build it with: docs-rag index '${folder}' --store ${path.join(base, 'none')}`), missing.stderr);
+  });
+
+  it('an index written by another schema version: status says so with the rebuild command, search with the same', async () => {
+    const folder = path.join(base, 'docs');
+    fs.mkdirSync(folder);
+    fs.writeFileSync(path.join(folder, 'note.md'), '# Note\n\nThe boiler is serviced every October.\n');
+    const engine = await openEngine({ folder });
+    try {
+      await indexFolder(engine);
+    } finally {
+      await engine.close();
+    }
+    const store = path.join(folder, '.docs-rag');
+    writeMeta(store, { ...readMeta(store)!, schemaVersion: SCHEMA_VERSION - 1 });
+    const status = await runCliSource(['status', '--folder', folder]);
+    assert.equal(status.code, 0, status.stderr);
+    assert.ok(status.stdout.includes(`Written by another version of Docs RAG: searched as empty until the next run rebuilds it: docs-rag index ${folder}`), status.stdout);
+    const json = await runCliSource(['status', '--folder', folder, '--json']);
+    assert.equal(JSON.parse(json.stdout).schemaOutdated, true);
+    const search = await runCliSource(['search', 'boiler', '--folder', folder]);
+    assert.equal(search.code, 1);
+    assert.ok(search.stderr.includes(`was written by another version of Docs RAG. Rebuild it: docs-rag index ${folder}`), search.stderr);
+    const rebuilt = await runCliSource(['index', folder, '--json']);
+    assert.equal(rebuilt.code, 0, rebuilt.stderr);
+    const found = await runCliSource(['search', 'boiler', '--folder', folder]);
+    assert.equal(found.code, 0, found.stderr);
+    assert.ok(found.stdout.includes('note.md'), found.stdout);
   });
 
   it('paths become one shell word each', () => {

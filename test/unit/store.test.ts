@@ -3,7 +3,7 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import * as lancedb from '@lancedb/lancedb';
-import { VECTOR_INDEX_MIN_ROWS, describeVectorSearch, openStore, readVectorIndexInfo, type LanceStore } from '../../src/rag/store';
+import { SCHEMA_VERSION, VECTOR_INDEX_MIN_ROWS, describeVectorSearch, openStore, readVectorIndexInfo, type LanceStore } from '../../src/rag/store';
 import type { FileRecord } from '../../src/rag/store/types';
 import { PARTS_MARK } from '../../src/rag/text/compounds';
 import type { IndexedPassage, Lang, Level } from '../../src/rag/types';
@@ -473,6 +473,27 @@ describe('LanceStore (real LanceDB in a temp dir)', () => {
     await store.close();
     store = await openStore(dir);
     assert.deepEqual(store.meta()?.embedder, { id: 'test', model: 'm2', dimension: 4, vectorLayout: 'float' });
+  });
+
+  it('reads an index of another schema version as empty instead of failing its searches, and the next run rebuilds it', async () => {
+    await store.replaceFile(record('a.md', 1), [passage('a.md', 0, 'alpha bravo')], [vec(1)]);
+    await store.close();
+    // What an older version wrote: a table without a column this version reads, and its schema version in meta.
+    const db = await lancedb.connect(dir);
+    await (await db.openTable('passages')).dropColumns(['textFrom']);
+    db.close();
+    const metaFile = path.join(dir, 'meta.json');
+    const meta = JSON.parse(fs.readFileSync(metaFile, 'utf8'));
+    fs.writeFileSync(metaFile, JSON.stringify({ ...meta, schemaVersion: SCHEMA_VERSION - 1 }));
+    store = await openStore(dir);
+    assert.equal(store.schemaOutdated(), true);
+    assert.equal(await store.countPassages(), 0);
+    assert.deepEqual(await store.fullTextSearch('alpha', { k: 5 }), []);
+    assert.deepEqual(await store.vectorSearch(vec(1), { k: 5 }), []);
+    assert.equal(await store.useEmbedder(info), true, 'the next run resets the tables');
+    assert.equal(store.schemaOutdated(), false);
+    await store.replaceFile(record('a.md', 1), [passage('a.md', 0, 'alpha bravo')], [vec(1)]);
+    assert.deepEqual((await store.fullTextSearch('alpha', { k: 5 })).map((h) => h.passage.text), ['alpha bravo']);
   });
 
   it('repair drops passages of files without a matching record (a write killed between the two commits)', async () => {

@@ -172,6 +172,9 @@ export class LanceStore implements IndexStore {
     // Opening never creates a table: another process may be creating it right now, and only the writer (holding the
     // writer lock, see index/writerLock.ts) creates tables, in useEmbedder().
     // Each table is opened by name, not listed: a listing of an object store's "folders" is not the same everywhere.
+    // Tables of another schema version are not opened: this version's reads name columns they may lack (a search would
+    // fail inside LanceDB). They read as an empty index until the next index run rebuilds them (useEmbedder).
+    if (this.schemaOutdated()) return;
     this.files = await this.openIfComplete(FILES_TABLE);
     this.passages = await this.openIfComplete(PASSAGES_TABLE);
     const links = await this.openIfComplete(LINKS_TABLE);
@@ -203,6 +206,11 @@ export class LanceStore implements IndexStore {
   /** A remote store: takes the small files the store's writer published since (a local store: nothing to do). */
   async refresh(): Promise<void> {
     await this.sideFiles?.pull();
+  }
+
+  /** Whether the index was written with another version of the tables' schema (unread; the next index run rebuilds it). */
+  schemaOutdated(): boolean {
+    return this.metaCache !== null && this.metaCache.schemaVersion !== SCHEMA_VERSION;
   }
 
   /** Read from disk each time (another process, e.g. the CLI next to the extension, may have changed it). */

@@ -165,6 +165,8 @@ export interface IndexStore {
   refresh(): Promise<void>;
   /** Metadata, or null for an empty / new index. */
   meta(): IndexMeta | null;
+  /** Whether the index was written with another version of the tables' schema: it reads as empty until rebuilt. */
+  schemaOutdated(): boolean;
   setLastRun(lastRun: NonNullable<IndexMeta['lastRun']>): Promise<void>;
 
   listFiles(): Promise<FileRecord[]>;
