@@ -55,7 +55,16 @@ export class IndexAccess {
   }
 
   missingMessage(): string {
-    return `No index at ${this.o.storeDir}. Build it first: docs-rag index ${this.o.folder}${this.o.storeDir === path.join(this.o.folder, DEFAULT_STORE_DIRNAME) ? '' : ` --store ${this.o.storeDir}`} (or start the server with --watch)`;
+    return `No index at ${this.o.storeDir}. Build it first: ${this.indexCommand()}`;
+  }
+
+  /** The tools' refusal for an index of another schema version (IndexMissingError). */
+  outdatedMessage(): string {
+    return `The index at ${this.o.storeDir} was written by another version of Docs RAG. Rebuild it: ${this.indexCommand()}`;
+  }
+
+  private indexCommand(): string {
+    return `docs-rag index ${this.o.folder}${this.o.storeDir === path.join(this.o.folder, DEFAULT_STORE_DIRNAME) ? '' : ` --store ${this.o.storeDir}`} (or start the server with --watch)`;
   }
 
   /**
@@ -125,6 +134,9 @@ export class IndexAccess {
     }
     const meta = engine.store.meta();
     if (!meta) return false;
+    // Written by another schema version: nothing to read until a run rebuilds it (the tools say so). A rebuild by
+    // another process makes meta current, and the checks below reopen the reader.
+    if (engine.store.schemaOutdated()) return false;
     const e = engine.embedder;
     if (meta.embedder.id !== e.id || meta.embedder.model !== e.model || (e.dimension > 0 && meta.embedder.dimension !== e.dimension)) {
       return !this.o.embedderOverride;

@@ -171,6 +171,7 @@ export class DocsRagTools {
     const { query, k = 10, config = 'default' } = a;
     const chatModel = await this.model(signal);
     return this.o.access.use(async (engine) => {
+      if (engine.store.schemaOutdated()) throw new IndexMissingError(this.o.access.outdatedMessage());
       const retriever = createRetriever(engine, { config, chatModel: chatModel ?? undefined, overrides: this.overrides(), detect: detectLanguage });
       const result = await retriever.retrieve(query, { k, context: false, signal });
       // A team's remote index quotes the builder's files: each cited file of this folder is compared with the one indexed.
@@ -262,6 +263,7 @@ export class DocsRagTools {
     }
     const chatModel = await this.model(signal);
     return this.o.access.use(async (engine) => {
+      if (engine.store.schemaOutdated()) throw new IndexMissingError(this.o.access.outdatedMessage());
       if ((await engine.store.countPassages()) === 0) throw new IndexMissingError(`The index at ${engine.storeDir} has no passages yet. Build it first: docs-rag index ${engine.folder}`);
       const retriever = createRetriever(engine, { config: 'default', chatModel: chatModel ?? undefined, overrides: this.overrides(), detect: detectLanguage });
       const r = await answerQuestion(question, {

@@ -1,7 +1,7 @@
 // `docs-rag mcp` end to end, through the MCP SDK's own client over stdio against the built dist/cli.js: the handshake,
 // the tool list, search/read/ask/status on a copy of the evaluation workspace (indexed first with the CLI into a temp
-// store), refused paths, bad calls that leave the server running, an unindexed folder, reads during a concurrent
-// `docs-rag index` of another process, and --watch.
+// store), refused paths, bad calls that leave the server running, an unindexed folder, an index of another schema
+// version, reads during a concurrent `docs-rag index` of another process, and --watch.
 import * as assert from 'node:assert/strict';
 import { spawn, spawnSync } from 'node:child_process';
 import * as fs from 'node:fs';
@@ -10,6 +10,7 @@ import * as path from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { McpError } from '@modelcontextprotocol/sdk/types.js';
+import { SCHEMA_VERSION } from '../../src/rag/store';
 
 const ROOT = path.resolve(__dirname, '../..');
 const SHARED = process.env.DOCS_RAG_SHARED ?? path.resolve(ROOT, '../shared');
@@ -286,6 +287,30 @@ describe('docs-rag mcp (SDK client over stdio, dist/cli.js)', function () {
       const found = await call(other.client, 'search', { query: QUESTION, k: 3 });
       assert.equal((found.structuredContent as { results: Hit[] }).results[0]?.path, 'burlg.md');
       assert.equal((await call(other.client, 'status', {})).structuredContent?.indexed, true);
+    } finally {
+      await other.client.close();
+    }
+  });
+
+  it('an index of another schema version: search and ask say how to rebuild it, without reopening per call; then served', async () => {
+    const old = path.join(tmp, 'older-version');
+    fs.mkdirSync(old);
+    fs.copyFileSync(path.join(WS, 'gesetze/burlg.md'), path.join(old, 'burlg.md'));
+    assert.equal(spawnSync(process.execPath, [CLI, 'index', old, '--json'], { encoding: 'utf8' }).status, 0);
+    const metaFile = path.join(old, '.docs-rag', 'meta.json');
+    const meta = JSON.parse(fs.readFileSync(metaFile, 'utf8'));
+    fs.writeFileSync(metaFile, JSON.stringify({ ...meta, schemaVersion: SCHEMA_VERSION - 1 }));
+    const other = await connect(['--folder', old]);
+    try {
+      for (let i = 0; i < 3; i++) await rejects(call(other.client, 'search', { query: QUESTION }), -32001, /written by another version of Docs RAG\. Rebuild it: docs-rag index /);
+      await rejects(call(other.client, 'ask', { question: QUESTION }), -32001, /written by another version/);
+      assert.equal((await call(other.client, 'status', {})).structuredContent?.schemaOutdated, true);
+      const opened = other.stderr().split('written by another version of Docs RAG: it reads as empty').length - 1;
+      assert.equal(opened, 1, `the engine is opened once, not per call:\n${other.stderr()}`);
+      const built = spawnSync(process.execPath, [CLI, 'index', old, '--json'], { encoding: 'utf8' });
+      assert.equal(built.status, 0, built.stderr);
+      const found = await call(other.client, 'search', { query: QUESTION, k: 3 });
+      assert.equal((found.structuredContent as { results: Hit[] }).results[0]?.path, 'burlg.md');
     } finally {
       await other.client.close();
     }
