@@ -6,7 +6,7 @@
 // `default` and `bm25` (in-process, the workspace's questions, after the background maintenance finished) beside plain
 // SQLite FTS5 over the store's passages (bench/fts5.ts; its table in a temporary file, built in batches).
 //
-//   npm run build && npm run bench -- scale [--folder DIR (an unpacked copy, reused)] [--keep] [--queries N]
+//   npm run build && npm run bench -- scale [--folder DIR (unpacked there when empty, reused after)] [--keep] [--queries N]
 import { spawnSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
@@ -79,9 +79,10 @@ const s = (ms: number) => (ms / 1000).toFixed(1);
 export async function run(argv: string[]): Promise<void> {
   const { values } = parseArgs({ args: argv, options: { folder: { type: 'string' }, keep: { type: 'boolean' }, queries: { type: 'string' } }, allowPositionals: false });
   if (!fs.existsSync(CLI)) throw new Error('dist/cli.js is missing: run `npm run build` first');
-  let base = values.folder ? path.resolve(values.folder) : '';
-  if (!base) {
-    base = fs.mkdtempSync(path.join(os.tmpdir(), 'docs-rag-scale-'));
+  let base = values.folder ? path.resolve(values.folder) : fs.mkdtempSync(path.join(os.tmpdir(), 'docs-rag-scale-'));
+  fs.mkdirSync(base, { recursive: true });
+  // An empty or new --folder is filled from the archive, so the same command unpacks once and reuses the copy after.
+  if (fs.readdirSync(base).length === 0) {
     const tar = path.join(sharedDir(), 'eval/scale/gesetze-md.tar.gz');
     const r = spawnSync('tar', ['-xzf', tar, '-C', base]);
     if (r.status !== 0) throw new Error(`could not unpack ${tar}: ${r.stderr}`);

@@ -12,7 +12,7 @@ import { OllamaChatModel } from '../rag/llm/ollamaChat';
 import type { AnswerResult } from '../rag/answer/types';
 import { createRetriever } from '../rag/search';
 import { ModelError } from '../rag/types';
-import { UsageError, parse, printJson, requireFolder, resolveStore } from './common';
+import { UsageError, parse, printJson, indexedFolder, resolveStore } from './common';
 import { prepareLocalModel } from './localModel';
 import { embedOverrides, translateOverride } from './searchOptions';
 
@@ -45,7 +45,7 @@ export async function run(argv: string[]): Promise<number> {
     if (err instanceof QuestionError) throw new UsageError(err.message);
     throw err;
   }
-  const folder = requireFolder(values.folder);
+  const folder = indexedFolder(values.folder, values.store);
   const mode = oneOf(values.mode ?? 'auto', MODES, '--mode');
   const length = oneOf(values.length ?? 'medium', LENGTHS, '--length');
   const k = positiveInt(values.k, '--k') ?? 8;

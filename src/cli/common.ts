@@ -6,6 +6,7 @@ import * as path from 'node:path';
 import { parseArgs, type ParseArgsConfig } from 'node:util';
 import { DEFAULT_STORE_DIRNAME } from '../rag/config';
 import { checkDefaultStore } from '../rag/store/location';
+import { META_FILE } from '../rag/store/meta';
 import { StoreUriError, looksLikeUri, parseStoreUri } from '../rag/store/remote';
 
 export class UsageError extends Error {}
@@ -45,10 +46,11 @@ export const COMMAND_USAGE: Record<string, string> = {
                              needs the index), waited for, or left to a later run. A large run's is always part of it.
     --json                   print the result as one JSON object
 `,
-  search: `docs-rag search "<query>" --folder <folder> [--store DIR|URI] [--k N] [--config NAME] [--trace] [--json]
+  search: `docs-rag search "<query>" [--folder <folder>] [--store DIR|URI] [--k N] [--config NAME] [--trace] [--json]
                [--embedder builtin|ollama|local] [--model NAME|DIR] [--ollama-host URL] [--chat-model NAME] [--translate on|off|auto]
                [--alpha X] [--levels 0,1,2]
-  Searches the index of <folder> and lists the best passages with their locations.
+  Searches the index of <folder> and lists the best passages with their locations. Without --folder (here and for
+  status, ask and mcp): the nearest folder at or above the working folder that holds an index.
     --k N                    number of results (1–1000, default 10)
     --config NAME            named pipeline configuration (default, bm25, vector, hybrid, ablations)
     --chat-model NAME        Ollama chat model for the LLM stages (question translation, expansion, rerank)
@@ -58,10 +60,10 @@ export const COMMAND_USAGE: Record<string, string> = {
     --trace                  add the per-stage trace
     --json                   print the results as one JSON object
 `,
-  status: `docs-rag status --folder <folder> [--store DIR|URI] [--json]
+  status: `docs-rag status [--folder <folder>] [--store DIR|URI] [--json]
   Shows what the index of <folder> holds and which files were not indexed, with the reason.
 `,
-  ask: `docs-rag ask "<question>" --folder <folder> [--store DIR|URI] [--model NAME] [--ollama-host URL] [--mode auto|agentic|extractive]
+  ask: `docs-rag ask "<question>" [--folder <folder>] [--store DIR|URI] [--model NAME] [--ollama-host URL] [--mode auto|agentic|extractive]
                [--length short|medium|long] [--k N] [--num-ctx N] [--timeout SECONDS] [--keep-alive DURATION] [--json] [--trace]
                [--embedder builtin|ollama|local] [--embed-model NAME|DIR] [--translate on|off|auto]
   Answers a question from the documents of <folder> with citations (indexes the folder first if it has no index).
@@ -74,7 +76,7 @@ export const COMMAND_USAGE: Record<string, string> = {
     --embedder, --embed-model   only when the folder has no index yet
     --json                   print the answer, citations and trace as one JSON object
 `,
-  mcp: `docs-rag mcp --folder <folder> [--store DIR|URI] [--watch] [--model NAME] [--ollama-host URL] [--quiet]
+  mcp: `docs-rag mcp [--folder <folder>] [--store DIR|URI] [--watch] [--model NAME] [--ollama-host URL] [--quiet]
                [--http PORT] [--[no-]ignore-files] [--[no-]follow-external-symlinks] [--ocr on|off] [--ocr-langs L]
                [--ocr-max-pages N] [--parse-timeout SECONDS] [--translate on|off|auto]
   Serves the index of <folder> to agents over the Model Context Protocol (stdio; with --http PORT, Streamable HTTP on
@@ -96,7 +98,8 @@ export const COMMAND_USAGE: Record<string, string> = {
 };
 
 export const USAGE = `Usage:\n${Object.values(COMMAND_USAGE)
-  .map((u) => `  ${u.split('\n')[0]}\n${u.split('\n').slice(1).filter((l) => l.startsWith('               ')).map((l) => `  ${l}\n`).join('')}`)
+  // Each command's synopsis: its first line and the continuation lines of flags in brackets (not the option descriptions).
+  .map((u) => `  ${u.split('\n')[0]}\n${u.split('\n').slice(1).filter((l) => /^ {15}\[/.test(l)).map((l) => `  ${l}\n`).join('')}`)
   .join('')}Run docs-rag <command> --help for the flags of one command; docs-rag --version prints the version.
 `;
 
@@ -157,9 +160,23 @@ function isWritable(dir: string): boolean {
   }
 }
 
-/** The --folder value, absolute; a usage error when it is missing or not a folder. */
-export function requireFolder(folder: string | undefined): string {
-  if (!folder) throw new UsageError('--folder <folder> is required');
+/**
+ * The folder of a command that reads an index (search, ask, status, mcp): --folder, else the nearest folder at or above
+ * the working folder that holds an index in its own store folder, as git finds its repository. Without --folder and
+ * without such an index (or with --store, which names no folder): a usage error.
+ */
+export function indexedFolder(folder: string | undefined, store: string | undefined): string {
+  if (folder !== undefined || store !== undefined) return requireFolder(folder);
+  for (let dir = process.cwd(); ; dir = path.dirname(dir)) {
+    if (fs.existsSync(path.join(dir, DEFAULT_STORE_DIRNAME, META_FILE))) return dir;
+    if (path.dirname(dir) === dir) break;
+  }
+  throw new UsageError(`--folder <folder> is required: ${process.cwd()} and the folders above it hold no index (docs-rag index <folder> builds one)`);
+}
+
+/** The --folder value (or `index`'s <folder>), absolute; a usage error when it is missing or not a folder. */
+export function requireFolder(folder: string | undefined, name = '--folder <folder>'): string {
+  if (!folder) throw new UsageError(`${name} is required`);
   const abs = path.resolve(folder);
   if (!isFolder(abs)) {
     const file = fs.existsSync(abs);

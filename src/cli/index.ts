@@ -32,7 +32,7 @@ export async function run(argv: string[]): Promise<number> {
   });
   if (values.wait && values['no-wait']) throw new UsageError('--wait and --no-wait exclude each other');
   if (positionals.length !== 1) throw new UsageError('index needs exactly one <folder>');
-  const folder = requireFolder(positionals[0]);
+  const folder = requireFolder(positionals[0], 'index <folder>');
   // A writer: LanceDB's memory settings for index builds (store/lanceEnv.ts), inherited by the vector-index step's child.
   useLanceWriterEnv();
   const storeDir = resolveStore(folder, values.store);

@@ -7,7 +7,7 @@ import { DocsRagTools } from '../mcp/tools';
 import { FolderWatcher } from '../mcp/watch';
 import { MCP_PATH, serveHttp } from '../mcp/http';
 import type { DocsRagTools as Tools } from '../mcp/tools';
-import { UsageError, parse, requireFolder, resolveStore } from './common';
+import { UsageError, parse, indexedFolder, resolveStore } from './common';
 import { ReadOnlyStoreError, looksLikeUri } from '../rag/store/remote';
 import { INGEST_FLAGS, ingestOverrides } from './ingestOptions';
 import { prepareLocalModel } from './localModel';
@@ -29,7 +29,7 @@ export async function run(argv: string[]): Promise<number> {
     ...INGEST_FLAGS,
   });
   if (positionals.length) throw new UsageError(`mcp takes no positional arguments (got ${positionals.map((p) => JSON.stringify(p)).join(' ')}); use --folder <folder>`);
-  const folder = requireFolder(values.folder);
+  const folder = indexedFolder(values.folder, values.store);
   const { embed } = embedOverrides({ embedder: values.embedder, model: values['embed-model'], 'ollama-host': values['ollama-host'] });
   await prepareLocalModel(embed);
 

@@ -1,12 +1,12 @@
 // docs-rag search "<query>" --folder <folder>: ranked passages with their citation ranges (and the trace with --trace).
 import * as fs from 'node:fs';
 import { detectLanguage } from '../rag/text/language';
-import { printableName, printableText } from '../rag/text/printable';
+import { indexCommandLine, printableName, printableText } from '../rag/text/printable';
 import { openEngine } from '../rag/engine';
 import { createRetriever } from '../rag/search';
 import { hitToJson } from '../rag/search/hitJson';
 import { formatTrace } from '../rag/search/trace';
-import { UsageError, parse, printJson, requireFolder, resolveStore } from './common';
+import { UsageError, parse, printJson, indexedFolder, resolveStore } from './common';
 import { looksLikeUri } from '../rag/store/remote';
 import { compareLocalCopies } from '../rag/index/localCopy';
 import { prepareLocalModel } from './localModel';
@@ -20,12 +20,12 @@ export async function run(argv: string[]): Promise<number> {
     trace: { type: 'boolean' },
   });
   if (positionals.length !== 1 || !positionals[0].trim()) throw new UsageError('search needs exactly one "<query>" (quote it)');
-  const folder = requireFolder(values.folder);
+  const folder = indexedFolder(values.folder, values.store);
   const k = values.k === undefined ? 10 : Number(values.k);
   if (!Number.isInteger(k) || k < 1 || k > 1000) throw new UsageError('--k must be a whole number from 1 to 1000');
   const storeDir = resolveStore(folder, values.store);
   if (!looksLikeUri(storeDir) && !fs.existsSync(storeDir)) {
-    process.stderr.write(`docs-rag: no index at ${storeDir}. Build it first: docs-rag index ${folder}${values.store ? ` --store ${values.store}` : ''}\n`);
+    process.stderr.write(`docs-rag: no index at ${storeDir}. Build it first: ${indexCommandLine(folder, values.store && storeDir)}\n`);
     return 1;
   }
   const { embed, explicit } = embedOverrides(values);
@@ -34,7 +34,7 @@ export async function run(argv: string[]): Promise<number> {
   try {
     if ((await engine.store.countPassages()) === 0) {
       const what = engine.store.schemaOutdated() ? 'was written by another version of Docs RAG. Rebuild it' : 'is empty. Build it first';
-      process.stderr.write(`docs-rag: the index at ${storeDir} ${what}: docs-rag index ${folder}\n`);
+      process.stderr.write(`docs-rag: the index at ${storeDir} ${what}: ${indexCommandLine(folder, values.store && storeDir)}\n`);
       return 1;
     }
     const chatModel = await chatModelFrom(values, engine.config.embed.ollamaHost);

@@ -4,17 +4,17 @@ import { describeVectorSearch, openStore } from '../rag/store';
 import { META_FILE } from '../rag/store/meta';
 import { DEFAULT_EXCLUDE, DEFAULT_INCLUDE, type RecordedSettings } from '../rag/config';
 import { statusReport } from '../rag/status';
-import { parse, printJson, requireFolder, resolveStore } from './common';
+import { parse, printJson, indexedFolder, resolveStore } from './common';
 import { looksLikeUri } from '../rag/store/remote';
-import { printableName, printableText } from '../rag/text/printable';
+import { indexCommandLine, printableName, printableText } from '../rag/text/printable';
 import * as path from 'node:path';
 
 export async function run(argv: string[]): Promise<number> {
   const { values } = parse(argv, { folder: { type: 'string' }, store: { type: 'string' }, json: { type: 'boolean' } });
-  const folder = requireFolder(values.folder);
+  const folder = indexedFolder(values.folder, values.store);
   const storeDir = resolveStore(folder, values.store);
   // The repair and build hints name the same store as this command: without --store they would build a second index.
-  const indexCommand = (...flags: string[]) => ['docs-rag index', shellWord(folder), ...(values.store ? ['--store', shellWord(storeDir)] : []), ...flags].join(' ');
+  const indexCommand = (...flags: string[]) => [indexCommandLine(folder, values.store && storeDir), ...flags].join(' ');
   // A remote store is opened to know (its small files come into their mirror), a local one is not created by asking.
   const remote = looksLikeUri(storeDir);
   const store = remote || fs.existsSync(path.join(storeDir, META_FILE)) ? await openStore(storeDir) : null;
@@ -56,11 +56,6 @@ export async function run(argv: string[]): Promise<number> {
   } finally {
     await store.close();
   }
-}
-
-/** A path as one shell word: as it is when it holds only safe characters, else in single quotes. */
-export function shellWord(s: string): string {
-  return /^[\w@%+=:,./-]+$/.test(s) ? s : `'${s.replace(/'/g, `'\\''`)}'`;
 }
 
 /** One line of what the last run's settings were. */

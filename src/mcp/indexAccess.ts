@@ -11,6 +11,7 @@ import { DEFAULT_STORE_DIRNAME } from '../rag/config';
 import { storeLocation } from '../rag/store/remote';
 import { openEngine, type Engine, type EngineConfigOverrides } from '../rag/engine';
 import { META_FILE } from '../rag/store/meta';
+import { indexCommandLine } from '../rag/text/printable';
 
 /** How often a long-lived server takes a remote store's newer small files. */
 const REMOTE_REFRESH_MS = 60_000;
@@ -58,13 +59,19 @@ export class IndexAccess {
     return `No index at ${this.o.storeDir}. Build it first: ${this.indexCommand()}`;
   }
 
+  /** The ask tool's refusal for an index without passages. */
+  emptyMessage(): string {
+    return `The index at ${this.o.storeDir} has no passages yet. Build it first: ${this.indexCommand()}`;
+  }
+
   /** The tools' refusal for an index of another schema version (IndexMissingError). */
   outdatedMessage(): string {
     return `The index at ${this.o.storeDir} was written by another version of Docs RAG. Rebuild it: ${this.indexCommand()}`;
   }
 
   private indexCommand(): string {
-    return `docs-rag index ${this.o.folder}${this.o.storeDir === path.join(this.o.folder, DEFAULT_STORE_DIRNAME) ? '' : ` --store ${this.o.storeDir}`} (or start the server with --watch)`;
+    const own = this.o.storeDir === path.join(this.o.folder, DEFAULT_STORE_DIRNAME);
+    return `${indexCommandLine(this.o.folder, own ? undefined : this.o.storeDir)} (or start the server with --watch)`;
   }
 
   /**

@@ -264,7 +264,7 @@ export class DocsRagTools {
     const chatModel = await this.model(signal);
     return this.o.access.use(async (engine) => {
       if (engine.store.schemaOutdated()) throw new IndexMissingError(this.o.access.outdatedMessage());
-      if ((await engine.store.countPassages()) === 0) throw new IndexMissingError(`The index at ${engine.storeDir} has no passages yet. Build it first: docs-rag index ${engine.folder}`);
+      if ((await engine.store.countPassages()) === 0) throw new IndexMissingError(this.o.access.emptyMessage());
       const retriever = createRetriever(engine, { config: 'default', chatModel: chatModel ?? undefined, overrides: this.overrides(), detect: detectLanguage });
       const r = await answerQuestion(question, {
         retriever,

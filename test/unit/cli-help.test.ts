@@ -18,6 +18,10 @@ describe('docs-rag --help (CLI end to end)', function () {
       assert.equal(r.stderr, '', args.join(' '));
       assert.match(r.stdout, /^Usage:\n/);
       for (const c of COMMANDS) assert.ok(r.stdout.includes(`docs-rag ${c} `), `${args.join(' ')} lists ${c}`);
+      // The overview holds the synopses only: every line a command's first line or a continuation of its flags.
+      for (const line of r.stdout.split('\n').slice(1, -1).filter((l) => !l.startsWith('Run docs-rag'))) {
+        assert.match(line, /^ {2}(docs-rag \w+ | {15}\[)/, `${args.join(' ')}: a stray line in the overview: ${line}`);
+      }
     }
   });
 

@@ -9,7 +9,7 @@ import { openEngine } from '../../src/rag/engine';
 import { indexFolder } from '../../src/rag/index/indexer';
 import { readMeta, writeMeta } from '../../src/rag/store/meta';
 import { SCHEMA_VERSION } from '../../src/rag/store';
-import { shellWord } from '../../src/cli/status';
+import { shellWord } from '../../src/rag/text/printable';
 import { runCliSource } from '../helpers/run';
 
 describe('docs-rag status: repair hints carry the flags used', function () {
@@ -65,6 +65,33 @@ describe('docs-rag status: repair hints carry the flags used', function () {
     const found = await runCliSource(['search', 'boiler', '--folder', folder]);
     assert.equal(found.code, 0, found.stderr);
     assert.ok(found.stdout.includes('note.md'), found.stdout);
+  });
+
+  it('without --folder, search and status use the index of the working folder or the nearest folder above it', async () => {
+    const folder = path.join(base, 'my docs');
+    const sub = path.join(folder, 'deep', 'er');
+    fs.mkdirSync(sub, { recursive: true });
+    fs.writeFileSync(path.join(folder, 'note.md'), '# Note\n\nThe boiler is serviced every October.\n');
+    // Nothing indexed yet: no folder to fall back on, and the error says how to get one.
+    const none = await runCliSource(['search', 'boiler'], undefined, sub);
+    assert.equal(none.code, 2);
+    assert.match(none.stderr, /--folder <folder> is required: .* hold no index \(docs-rag index <folder> builds one\)/);
+    // A hint names a folder with a space as one shell word.
+    const missing = await runCliSource(['search', 'boiler', '--folder', folder]);
+    assert.equal(missing.code, 1);
+    assert.ok(missing.stderr.includes(`Build it first: docs-rag index '${folder}'\n`), missing.stderr);
+    assert.equal((await runCliSource(['index', folder, '--json'])).code, 0);
+    const found = await runCliSource(['search', 'boiler', '--json'], undefined, sub);
+    assert.equal(found.code, 0, found.stderr);
+    assert.equal(JSON.parse(found.stdout).results[0].path, 'note.md');
+    const status = await runCliSource(['status', '--json'], undefined, folder);
+    assert.equal(status.code, 0, status.stderr);
+    assert.equal(JSON.parse(status.stdout).folder, folder);
+    assert.ok(JSON.parse(status.stdout).passages.total > 0, status.stdout);
+    // --store names no folder: the folder must be given.
+    const store = await runCliSource(['search', 'boiler', '--store', path.join(folder, '.docs-rag')], undefined, sub);
+    assert.equal(store.code, 2);
+    assert.match(store.stderr, /--folder <folder> is required/);
   });
 
   it('paths become one shell word each', () => {

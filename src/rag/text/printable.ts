@@ -13,6 +13,19 @@ export function printableName(name: string): string {
   return name.replace(CONTROL_IN_NAME, '\ufffd');
 }
 
+/**
+ * A path as one shell word for a command line shown to the user (a hint to copy): as it is when it holds only safe
+ * characters, else in single quotes, so a name with spaces, `$(…)` or `;` stays one argument and runs nothing.
+ */
+export function shellWord(s: string): string {
+  return /^[\w@%+=:,./-]+$/.test(s) ? s : `'${s.replace(/'/g, `'\\''`)}'`;
+}
+
+/** The command that builds or rebuilds the index of `folder` (with `store` when it is not the folder's own). */
+export function indexCommandLine(folder: string, store?: string): string {
+  return ['docs-rag index', shellWord(folder), ...(store ? ['--store', shellWord(store)] : [])].join(' ');
+}
+
 /** Multi-line text (an answer, a snippet, a reason): the same, but tabs and newlines are kept. */
 export function printableText(text: string): string {
   return text.replace(CONTROL_IN_TEXT, '\ufffd');
