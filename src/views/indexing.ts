@@ -4,7 +4,7 @@ import * as vscode from 'vscode';
 import type { IndexProgress, IndexRunResult } from '../rag/index/indexer';
 import type { EngineHost } from './engineHost';
 import { errorMessage, type Log } from './log';
-import { phaseLabel } from './statusReport';
+import { count, phaseLabel } from './statusReport';
 
 export interface IndexOutcome {
   folder: string;
@@ -13,9 +13,9 @@ export interface IndexOutcome {
 }
 
 function progressText(folder: string, p: IndexProgress): string {
-  if (p.phase === 'vectors' && p.vectors) return `${folder}: ${vscode.l10n.t('vectors: {0} of {1} (keyword search is ready)', p.vectors.filled, p.vectors.total)}`;
-  const files = p.filesTotal ? vscode.l10n.t('{0}/{1} files', p.filesDone, p.filesTotal) : '';
-  const rate = p.passagesPerSec ? `, ${vscode.l10n.t('{0} passages/s', Math.round(p.passagesPerSec))}` : '';
+  if (p.phase === 'vectors' && p.vectors) return `${folder}: ${vscode.l10n.t('vectors: {0} of {1} (keyword search is ready)', count(p.vectors.filled), count(p.vectors.total))}`;
+  const files = p.filesTotal ? vscode.l10n.t('{0}/{1} files', count(p.filesDone), count(p.filesTotal)) : '';
+  const rate = p.passagesPerSec ? `, ${vscode.l10n.t('{0} passages/s', count(Math.round(p.passagesPerSec)))}` : '';
   return `${folder}: ${phaseLabel(p.phase)} ${files}${rate}${p.currentFile ? ` — ${p.currentFile}` : ''}`;
 }
 
@@ -113,8 +113,8 @@ export class IndexingController implements vscode.Disposable {
         .then((pick) => pick && vscode.commands.executeCommand('docsRag.showLogs'));
     } else {
       const msg = problems
-        ? vscode.l10n.t('Docs RAG: {0} documents, {1} passages indexed; {2} file(s) could not be indexed.', files, chunks, problems)
-        : vscode.l10n.t('Docs RAG: {0} documents, {1} passages indexed.', files, chunks);
+        ? vscode.l10n.t('Docs RAG: {0} documents, {1} passages indexed; {2} file(s) could not be indexed.', count(files), count(chunks), count(problems))
+        : vscode.l10n.t('Docs RAG: {0} documents, {1} passages indexed.', count(files), count(chunks));
       void (problems ? vscode.window.showWarningMessage(msg, vscode.l10n.t('Show status')) : vscode.window.showInformationMessage(msg)).then(
         (pick) => pick && vscode.commands.executeCommand('docsRag.status'),
       );

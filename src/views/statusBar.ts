@@ -2,7 +2,7 @@
 import * as vscode from 'vscode';
 import type { EngineHost } from './engineHost';
 import { errorMessage, type Log } from './log';
-import { statusSummary } from './statusReport';
+import { count, statusSummary } from './statusReport';
 
 export class IndexStatusBar implements vscode.Disposable {
   private readonly item = vscode.window.createStatusBarItem('docsRag.status', vscode.StatusBarAlignment.Left, 50);
@@ -27,7 +27,7 @@ export class IndexStatusBar implements vscode.Disposable {
     if (state.kind === 'indexing') {
       const p = state.progress;
       // A slow embedder's vectors are filled after the text (keyword search already works): "vectors n/m".
-      const counts = p?.phase === 'vectors' && p.vectors ? vscode.l10n.t('vectors {0}/{1}', p.vectors.filled, p.vectors.total) : p && p.filesTotal ? `${p.filesDone}/${p.filesTotal}` : '';
+      const counts = p?.phase === 'vectors' && p.vectors ? vscode.l10n.t('vectors {0}/{1}', count(p.vectors.filled), count(p.vectors.total)) : p && p.filesTotal ? `${count(p.filesDone)}/${count(p.filesTotal)}` : '';
       this.item.text = `$(sync~spin) Docs ${counts}`.trim();
       this.item.tooltip = vscode.l10n.t('Docs RAG: indexing {0}', state.folder);
       return;
@@ -45,7 +45,7 @@ export class IndexStatusBar implements vscode.Disposable {
       const passages = s.folders.reduce((n, f) => n + f.passages, 0);
       const problems = s.folders.reduce((n, f) => n + f.problems, 0);
       const icon = s.state === 'error' ? '$(error)' : s.state === 'restricted' ? '$(shield)' : s.state === 'indexing' ? '$(sync~spin)' : '$(book)';
-      this.item.text = `${icon} Docs${passages ? ` ${passages}` : ''}${problems ? ` $(warning) ${problems}` : ''}`;
+      this.item.text = `${icon} Docs${passages ? ` ${count(passages)}` : ''}${problems ? ` $(warning) ${count(problems)}` : ''}`;
       this.item.tooltip = `Docs RAG: ${s.message}`;
     } catch (err) {
       this.log.warn(`status bar: ${errorMessage(err)}`);

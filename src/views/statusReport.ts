@@ -8,6 +8,10 @@ import type { EngineHost, FolderStatus } from './engineHost';
 import { readSettings } from './settings';
 import type { ViewStatus } from './webviewProtocol';
 import { markdownName } from './chatMarkdown';
+import { formatCount } from './numbers';
+
+/** A count in VS Code's display language (digit grouping). */
+export const count = (n: number): string => formatCount(n, vscode.env.language);
 
 function problems(s: FolderStatus) {
   return s.files.filter((f) => f.status !== 'indexed');
@@ -40,8 +44,8 @@ export async function statusSummary(host: EngineHost): Promise<ViewStatus> {
     const p = state.progress;
     const detail =
       p?.phase === 'vectors' && p.vectors
-        ? vscode.l10n.t('vectors: {0} of {1} (keyword search is ready)', p.vectors.filled, p.vectors.total)
-        : p && p.filesTotal ? vscode.l10n.t('{0}/{1} files ({2})', p.filesDone, p.filesTotal, phaseLabel(p.phase)) : '';
+        ? vscode.l10n.t('vectors: {0} of {1} (keyword search is ready)', count(p.vectors.filled), count(p.vectors.total))
+        : p && p.filesTotal ? vscode.l10n.t('{0}/{1} files ({2})', count(p.filesDone), count(p.filesTotal), phaseLabel(p.phase)) : '';
     return { state: 'indexing', message: `${vscode.l10n.t('Indexing {0}…', state.folder)}${detail ? ` ${detail}` : ''}`, folders: [] };
   }
   const all = await host.status();
@@ -57,13 +61,13 @@ export async function statusSummary(host: EngineHost): Promise<ViewStatus> {
   if (passages === 0) return { state: vscode.workspace.isTrusted ? 'empty' : 'restricted', message: `${vscode.l10n.t('Nothing indexed yet. Press Reindex.')}${restricted}`, folders: view };
   return {
     state: vscode.workspace.isTrusted ? 'idle' : 'restricted',
-    message: `${bad ? vscode.l10n.t('{0} documents, {1} passages indexed, {2} file(s) with problems.', files, passages, bad) : vscode.l10n.t('{0} documents, {1} passages indexed.', files, passages)}${restricted}`,
+    message: `${bad ? vscode.l10n.t('{0} documents, {1} passages indexed, {2} file(s) with problems.', count(files), count(passages), count(bad)) : vscode.l10n.t('{0} documents, {1} passages indexed.', count(files), count(passages))}${restricted}`,
     folders: view,
   };
 }
 
 function when(ms: number | undefined): string {
-  return ms ? new Date(ms).toISOString().replace('T', ' ').slice(0, 19) + ' UTC' : 'never';
+  return ms ? new Date(ms).toISOString().replace('T', ' ').slice(0, 19) + ' UTC' : vscode.l10n.t('never');
 }
 
 /** An untrusted value (a file name, a reason, a folder name) as Markdown text on one line: no link, image or HTML. */
@@ -71,34 +75,40 @@ function cell(text: string): string {
   return markdownName(text.replace(/\r?\n/g, ' '));
 }
 
+/** The full status report (the status document and `@docs /status`), in VS Code's display language. */
 export async function statusMarkdown(host: EngineHost): Promise<string> {
-  const out: string[] = ['# Docs RAG — index status', ''];
+  const out: string[] = [`# ${vscode.l10n.t('Docs RAG — index status')}`, ''];
   if (!vscode.workspace.isTrusted) {
-    out.push('> Restricted Mode: this workspace is not trusted. Docs RAG does not index in the background and sends nothing to any language model.', '');
+    out.push(`> ${vscode.l10n.t('Restricted Mode: this workspace is not trusted. Docs RAG does not index in the background and sends nothing to any language model.')}`, '');
   }
-  if (host.state.kind === 'error') out.push(`> Last indexing problem: ${cell(host.state.message)}. See "Docs RAG: Show logs"; the next run continues.`, '');
+  if (host.state.kind === 'error') out.push(`> ${vscode.l10n.t('Last indexing problem: {0}. See "Docs RAG: Show logs"; the next run continues.', cell(host.state.message))}`, '');
   const all = await host.status();
-  if (all.length === 0) out.push('No workspace folder is open.');
+  if (all.length === 0) out.push(vscode.l10n.t('No workspace folder is open.'));
   for (const s of all) {
     out.push(`## ${cell(s.folder.name)}`, '');
     if (s.error) {
-      out.push(`The index could not be opened: ${cell(s.error)}`, '', 'Next step: run "Docs RAG: Reindex documents", or see "Docs RAG: Show logs".', '');
+      out.push(vscode.l10n.t('The index could not be opened: {0}', cell(s.error)), '', vscode.l10n.t('Next step: run "Docs RAG: Reindex documents", or see "Docs RAG: Show logs".'), '');
       continue;
     }
     const bad = problems(s);
+    const ignoreFiles = readSettings(s.folder).useIgnoreFiles
+      ? vscode.l10n.t(' and what .gitignore / .ignore files ignore')
+      : vscode.l10n.t(' (ignore files are not read: `docsRag.index.useIgnoreFiles` is off)');
+    const ignored = s.lastRun?.ignored ? vscode.l10n.t(' (the last walk left {0} document(s)/folder(s) out by ignore files)', count(s.lastRun.ignored)) : '';
+    const lastRun = s.lastRun ? vscode.l10n.t(' ({0} files, {1} unchanged, {2} errors)', count(s.lastRun.files), count(s.lastRun.unchanged), count(s.lastRun.errors)) : '';
     out.push(
-      `- Documents indexed: ${documents(s)}`,
-      `- Passages: ${s.passages}`,
-      `- Embedder: ${s.embedder}`,
-      `- Vector search: ${describeVectorSearch(readVectorIndexInfo(storeLocation(s.storeDir).dir), s.passages)}`,
-      `- Files: those \`docsRag.include\` selects, less \`docsRag.exclude\` and \`files.exclude\`${readSettings(s.folder).useIgnoreFiles ? ' and what .gitignore / .ignore files ignore' : ' (ignore files are not read: `docsRag.index.useIgnoreFiles` is off)'}${s.lastRun?.ignored ? ` (the last walk left ${s.lastRun.ignored} document(s)/folder(s) out by ignore files)` : ''}`,
-      `- Last run: ${when(s.lastRun?.finishedAt)}${s.lastRun ? ` (${s.lastRun.files} files, ${s.lastRun.unchanged} unchanged, ${s.lastRun.errors} errors)` : ''}`,
-      `- Index folder: ${cell(s.storeDir)}`,
+      `- ${vscode.l10n.t('Documents indexed: {0}', count(documents(s)))}`,
+      `- ${vscode.l10n.t('Passages: {0}', count(s.passages))}`,
+      `- ${vscode.l10n.t('Embedder: {0}', s.embedder)}`,
+      `- ${vscode.l10n.t('Vector search: {0}', describeVectorSearch(readVectorIndexInfo(storeLocation(s.storeDir).dir), s.passages))}`,
+      `- ${vscode.l10n.t('Files: those `docsRag.include` selects, less `docsRag.exclude` and `files.exclude`{0}{1}', ignoreFiles, ignored)}`,
+      `- ${vscode.l10n.t('Last run: {0}{1}', when(s.lastRun?.finishedAt), lastRun)}`,
+      `- ${vscode.l10n.t('Index folder: {0}', cell(s.storeDir))}`,
       '',
     );
-    if (bad.length === 0) out.push('No problems.', '');
+    if (bad.length === 0) out.push(vscode.l10n.t('No problems.'), '');
     else {
-      out.push(`### Files not indexed (${bad.length})`, '', '| File | Status | Reason |', '|---|---|---|');
+      out.push(`### ${vscode.l10n.t('Files not indexed ({0})', count(bad.length))}`, '', `| ${vscode.l10n.t('File')} | ${vscode.l10n.t('Status')} | ${vscode.l10n.t('Reason')} |`, '|---|---|---|');
       for (const f of bad) out.push(`| ${cell(f.path)} | ${f.status} | ${cell(f.reason)} |`);
       out.push('');
     }

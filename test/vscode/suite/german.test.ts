@@ -126,6 +126,21 @@ describe('German display language (--locale de)', () => {
     assert.ok(!progress.some((t) => /Searching the documents|Writing the answer/.test(t)), `no English progress: ${progress.join(' | ')}`);
   });
 
+  it('@docs /status reports the index in German', async () => {
+    const a = await api();
+    const [model] = await vscode.lm.selectChatModels({ vendor: 'copilot' });
+    const { stream, parts } = recordingStream();
+    const request = { prompt: '', command: 'status', model, references: [], toolReferences: [], toolInvocationToken: undefined } as unknown as vscode.ChatRequest;
+    const cts = new vscode.CancellationTokenSource();
+    const result = (await createChatHandler(a.service, testLog())(request, { history: [] } as unknown as vscode.ChatContext, stream, cts.token)) as DocsChatResult;
+    assert.equal(result.errorDetails, undefined, result.errorDetails?.message);
+    const markdown = parts.filter((p) => p.kind === 'markdown').map((p) => (p as { text: string }).text).join('');
+    assert.ok(markdown.includes(`# ${de('Docs RAG — index status')}`), markdown);
+    assert.match(markdown, template(de('Passages: {0}')));
+    assert.match(markdown, template(de('Documents indexed: {0}')));
+    assert.doesNotMatch(markdown, /Passages:|Documents indexed:|Last run:|Index folder:/, 'no English labels');
+  });
+
   it('@docs answers in the real Chat view with German follow-ups (screenshot chat-answer-de.png)', async () => {
     assert.ok(driverAvailable(), 'run through scripts/vscode/run-tests.sh, which starts the browser driver');
     const followups = [de('Show the matching passages'), de('Summarise what the documents say about this')];
