@@ -39,7 +39,7 @@ export function registerCitationCommands(extracts: ExtractedTextProvider): vscod
     vscode.commands.registerCommand('docsRag.openOriginal', async (uri?: vscode.Uri) => {
       const target = uri ?? vscode.window.activeTextEditor?.document.uri;
       if (!target || target.scheme !== EXTRACT_SCHEME) {
-        void vscode.window.showInformationMessage(`Docs RAG: open an extracted-text document first (click a citation into a file of one of these kinds: ${EXTRACTED_KINDS}).`);
+        void vscode.window.showInformationMessage(vscode.l10n.t('Docs RAG: open an extracted-text document first (click a citation into a file of one of these kinds: {0}).', EXTRACTED_KINDS));
         return false;
       }
       let original: vscode.Uri;
@@ -50,7 +50,7 @@ export function registerCitationCommands(extracts: ExtractedTextProvider): vscod
         return false;
       }
       const opened = await vscode.env.openExternal(original);
-      if (!opened) void vscode.window.showWarningMessage(`Docs RAG: the system could not open ${original.fsPath}. Open it from your file manager.`);
+      if (!opened) void vscode.window.showWarningMessage(vscode.l10n.t('Docs RAG: the system could not open {0}. Open it from your file manager.', original.fsPath));
       return opened;
     }),
   ];

@@ -22,10 +22,10 @@ export function registerCommands(o: {
         typeof question === 'string' && question.trim()
           ? question.trim()
           : await vscode.window.showInputBox({
-              title: 'Docs RAG: Ask',
-              prompt: 'Ask a question about the documents in this workspace (German or English)',
-              placeHolder: 'e.g. Wie lange darf die tägliche Arbeitszeit sein?',
-              validateInput: (v) => (v.trim().length < 3 ? 'Type at least 3 characters.' : v.length > 2000 ? 'At most 2,000 characters.' : undefined),
+              title: vscode.l10n.t('Docs RAG: Ask'),
+              prompt: vscode.l10n.t('Ask a question about the documents in this workspace (German or English)'),
+              placeHolder: vscode.l10n.t('e.g. Wie lange darf die tägliche Arbeitszeit sein?'),
+              validateInput: (v) => (v.trim().length < 3 ? vscode.l10n.t('Type at least 3 characters.') : v.length > 2000 ? vscode.l10n.t('At most 2,000 characters.') : undefined),
             });
       if (!q) return;
       await o.docsView.submit('ask', q);

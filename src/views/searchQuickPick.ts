@@ -11,8 +11,8 @@ interface HitItem extends vscode.QuickPickItem {
 
 export async function searchQuickPick(service: DocsService, initial?: string): Promise<ResolvedHit | undefined> {
   const pick = vscode.window.createQuickPick<HitItem>();
-  pick.title = 'Docs RAG: Search documents';
-  pick.placeholder = 'Type what you are looking for (German or English); Enter opens the passage';
+  pick.title = vscode.l10n.t('Docs RAG: Search documents');
+  pick.placeholder = vscode.l10n.t('Type what you are looking for (German or English); Enter opens the passage');
   pick.matchOnDescription = true;
   pick.matchOnDetail = true;
   let timer: NodeJS.Timeout | undefined;
@@ -36,9 +36,9 @@ export async function searchQuickPick(service: DocsService, initial?: string): P
             alwaysShow: true,
             hit: h,
           }))
-        : [{ label: 'No matching passages', detail: 'Try other words, or run "Docs RAG: Show index status".', alwaysShow: true }];
+        : [{ label: vscode.l10n.t('No matching passages'), detail: vscode.l10n.t('Try other words, or run "Docs RAG: Show index status".'), alwaysShow: true }];
     } catch (err) {
-      if (mine === generation) pick.items = [{ label: 'Search failed', detail: errorMessage(err), alwaysShow: true }];
+      if (mine === generation) pick.items = [{ label: vscode.l10n.t('Search failed'), detail: errorMessage(err), alwaysShow: true }];
     } finally {
       if (mine === generation) pick.busy = false;
     }

@@ -126,6 +126,31 @@ describe('German display language (--locale de)', () => {
     assert.ok(!progress.some((t) => /Searching the documents|Writing the answer/.test(t)), `no English progress: ${progress.join(' | ')}`);
   });
 
+  it('the Search… quick pick and the Ask… input box speak German', async () => {
+    assert.ok(driverAvailable(), 'run through scripts/vscode/run-tests.sh, which starts the browser driver');
+    const inputTexts = async () => {
+      const title = (await waitFor('.quick-input-widget .quick-input-title', { state: 'visible' })).join(' ').trim();
+      const placeholder = await evaluate<string>("document.querySelector('.quick-input-widget input')?.getAttribute('placeholder') ?? ''");
+      return { title, placeholder };
+    };
+    const search = vscode.commands.executeCommand('docsRag.search');
+    const s = await waitUntil('the German quick pick title', async () => {
+      const t = await inputTexts();
+      return t.title === de('Docs RAG: Search documents') ? t : undefined;
+    }, 30_000, 300);
+    assert.equal(s.placeholder, de('Type what you are looking for (German or English); Enter opens the passage'));
+    await press('Escape');
+    await search;
+    const ask = vscode.commands.executeCommand('docsRag.ask');
+    const a = await waitUntil('the German input box title', async () => {
+      const t = await inputTexts();
+      return t.title === de('Docs RAG: Ask') ? t : undefined;
+    }, 30_000, 300);
+    assert.equal(a.placeholder, de('e.g. Wie lange darf die tägliche Arbeitszeit sein?'));
+    await press('Escape');
+    await ask;
+  });
+
   it('@docs /status reports the index in German', async () => {
     const a = await api();
     const [model] = await vscode.lm.selectChatModels({ vendor: 'copilot' });
