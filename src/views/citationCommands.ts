@@ -24,7 +24,11 @@ export async function openLocation(location: vscode.Location, note?: string): Pr
   const editor = await vscode.window.showTextDocument(location.uri, { selection: location.range, preview: true, preserveFocus: false });
   editor.revealRange(location.range, vscode.TextEditorRevealType.InCenterIfOutsideViewport);
   if (location.uri.scheme === EXTRACT_SCHEME) {
-    void vscode.window.setStatusBarMessage(`Docs RAG: extracted text${note ? ` — ${note}` : ''}. "Open original" in the editor title opens the file itself.`, 8000);
+    // The editor title's button is the openOriginal command (its title in package.nls.json).
+    const message = note
+      ? vscode.l10n.t('Docs RAG: extracted text — {0}. "Open original file in the system viewer" in the editor title opens the file itself.', note)
+      : vscode.l10n.t('Docs RAG: extracted text. "Open original file in the system viewer" in the editor title opens the file itself.');
+    void vscode.window.setStatusBarMessage(message, 8000);
   }
   return editor;
 }

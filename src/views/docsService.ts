@@ -286,6 +286,6 @@ export function reportingTranslation(model: ChatModel | undefined, onStage?: (st
 
 export function pageNote(p: Passage): string | undefined {
   if (!p.loc.page) return undefined;
-  return p.loc.pageEnd && p.loc.pageEnd !== p.loc.page ? `pages ${p.loc.page}-${p.loc.pageEnd}` : `page ${p.loc.page}`;
+  return p.loc.pageEnd && p.loc.pageEnd !== p.loc.page ? vscode.l10n.t('pages {0}-{1}', p.loc.page, p.loc.pageEnd) : vscode.l10n.t('page {0}', p.loc.page);
 }
 

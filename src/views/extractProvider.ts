@@ -89,7 +89,7 @@ export class ExtractedTextProvider implements vscode.TextDocumentContentProvider
   private parse(uri: vscode.Uri): { folder: vscode.WorkspaceFolder; rel: string } {
     const folderUri = new URLSearchParams(uri.query).get('folder') ?? '';
     const folder = this.host.folderByUri(folderUri);
-    if (!folder) throw new Error(`Docs RAG: ${uri.path} is not in an open workspace folder any more.`);
+    if (!folder) throw new Error(vscode.l10n.t('Docs RAG: {0} is not in an open workspace folder any more.', uri.path));
     return { folder, rel: uri.path.replace(/^\//, '') };
   }
 
@@ -149,7 +149,7 @@ export class ExtractedTextProvider implements vscode.TextDocumentContentProvider
     const s = readSettings(folder);
     const filter = createPathFilter(folder.uri.fsPath, { include: s.include, exclude: s.exclude, storeDir: this.host.storeDirFor(folder), useIgnoreFiles: s.useIgnoreFiles });
     const found = originalFile(folder.uri.fsPath, rel, filter);
-    if ('refused' in found) throw new Error(`Docs RAG: refusing to open "${rel}" from the workspace folder "${folder.name}": ${found.refused}.`);
+    if ('refused' in found) throw new Error(vscode.l10n.t('Docs RAG: refusing to open "{0}" from the workspace folder "{1}": {2}.', rel, folder.name, found.refused));
     return vscode.Uri.file(found.abs);
   }
 

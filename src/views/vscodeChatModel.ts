@@ -89,7 +89,7 @@ export class VscodeChatModel implements ChatModel {
     try {
       if (cts.token.isCancellationRequested) throw make('cancelled', 'The request was cancelled.');
       const requestOptions: vscode.LanguageModelChatRequestOptions = {
-        justification: 'Docs RAG answers your question from the documents in your workspace.',
+        justification: vscode.l10n.t('Docs RAG answers your question from the documents in your workspace.'),
       };
       if (options.tools?.length) {
         requestOptions.tools = options.tools.map((t) => ({ name: t.name, description: t.description, inputSchema: t.parameters }));
