@@ -109,7 +109,7 @@ export async function statusMarkdown(host: EngineHost): Promise<string> {
     if (bad.length === 0) out.push(vscode.l10n.t('No problems.'), '');
     else {
       out.push(`### ${vscode.l10n.t('Files not indexed ({0})', count(bad.length))}`, '', `| ${vscode.l10n.t('File')} | ${vscode.l10n.t('Status')} | ${vscode.l10n.t('Reason')} |`, '|---|---|---|');
-      for (const f of bad) out.push(`| ${cell(f.path)} | ${f.status} | ${cell(f.reason)} |`);
+      for (const f of bad) out.push(`| ${cell(f.path)} | ${f.status === 'error' ? vscode.l10n.t('error') : vscode.l10n.t('skipped')} | ${cell(f.reason)} |`);
       out.push('');
     }
   }
