@@ -32,15 +32,17 @@ export async function run(argv: string[]): Promise<number> {
       printJson(report);
       return 0;
     }
+    // Counts with digit grouping (275,645): the status of a large index is read at a glance.
+    const n = (x: number) => x.toLocaleString('en');
     const lines = [
       `Index: ${storeDir}`,
-      `Files: ${byStatus.total} (${byStatus.indexed} indexed, ${byStatus.skipped} skipped, ${byStatus.error} errors)`,
-      `Passages: ${passages.total} (L0 documents ${passages.L0}, L1 sections ${passages.L1}, L2 passages ${passages.L2})`,
-      `Links: ${report.links} (${Object.entries(report.linksByKind).map(([k, n]) => `${k} ${n}`).join(', ')}; ${report.unresolvedLinks} not resolved: target not in the index)${report.linksCounted?.pending ? ` as counted ${new Date(report.linksCounted.at).toISOString()}; the index maintenance counts them again` : ''}`,
+      `Files: ${n(byStatus.total)} (${n(byStatus.indexed)} indexed, ${n(byStatus.skipped)} skipped, ${n(byStatus.error)} errors)`,
+      `Passages: ${n(passages.total)} (L0 documents ${n(passages.L0)}, L1 sections ${n(passages.L1)}, L2 passages ${n(passages.L2)})`,
+      `Links: ${n(report.links)} (${Object.entries(report.linksByKind).map(([k, c]) => `${k} ${n(c)}`).join(', ')}; ${n(report.unresolvedLinks)} not resolved: target not in the index)${report.linksCounted?.pending ? ` as counted ${new Date(report.linksCounted.at).toISOString()}; the index maintenance counts them again` : ''}`,
       `Embedder: ${embedder ? `${embedder.id}:${embedder.model} (dimension ${embedder.dimension})` : 'none'}`,
       `Vector search: ${describeVectorSearch(report.vectorIndex, report.passages.total)}`,
-      `Vectors: ${report.vectors.filled} of ${report.vectors.total}${report.vectors.filled < report.vectors.total ? ` (keyword search covers every passage; ${report.running ? 'the running index run fills the rest' : `the next run fills the rest: ${indexCommand()}`})` : ''}`,
-      `Last run: ${lastRun ? `${new Date(lastRun.finishedAt).toISOString()} (${((lastRun.finishedAt - lastRun.startedAt) / 1000).toFixed(1)} s, ${lastRun.errors} problems)` : 'never'}`,
+      `Vectors: ${n(report.vectors.filled)} of ${n(report.vectors.total)}${report.vectors.filled < report.vectors.total ? ` (keyword search covers every passage; ${report.running ? 'the running index run fills the rest' : `the next run fills the rest: ${indexCommand()}`})` : ''}`,
+      `Last run: ${lastRun ? `${new Date(lastRun.finishedAt).toISOString()} (${((lastRun.finishedAt - lastRun.startedAt) / 1000).toFixed(1)} s, ${n(lastRun.errors)} problems)` : 'never'}`,
     ];
     if (report.settings) lines.push(`Settings: ${describeSettings(report.settings)} (runs and docs-rag mcp without flags keep them)`);
     if (lastRun?.ignored) lines.push(`Left out by .gitignore / .ignore files at the last walk: ${lastRun.ignored} document(s) and folder(s) (${indexCommand('--no-ignore-files')} indexes them).`);

@@ -94,6 +94,20 @@ describe('docs-rag status: repair hints carry the flags used', function () {
     assert.match(store.stderr, /--folder <folder> is required/);
   });
 
+  it('status groups the digits of its counts (a large index is read at a glance); --json keeps plain numbers', async () => {
+    const folder = path.join(base, 'big');
+    fs.mkdirSync(folder);
+    const sections = Array.from({ length: 1100 }, (_, i) => `## Section ${i}\n\nThe clause number ${i} sets rule ${i * 7}.\n`).join('\n');
+    fs.writeFileSync(path.join(folder, 'rules.md'), `# Rules\n\n${sections}`);
+    assert.equal((await runCliSource(['index', folder, '--json'])).code, 0);
+    const json = JSON.parse((await runCliSource(['status', '--folder', folder, '--json'])).stdout);
+    assert.ok(json.passages.total >= 1000, `${json.passages.total} passages`);
+    const text = await runCliSource(['status', '--folder', folder]);
+    assert.equal(text.code, 0, text.stderr);
+    assert.ok(text.stdout.includes(`Passages: ${json.passages.total.toLocaleString('en')} (`), text.stdout);
+    assert.match(text.stdout, /Passages: \d{1,3}(,\d{3})+ \(/);
+  });
+
   it('paths become one shell word each', () => {
     assert.equal(shellWord('/tmp/plain-path_1.x'), '/tmp/plain-path_1.x');
     assert.equal(shellWord("/tmp/it's here"), `'/tmp/it'\\''s here'`);
