@@ -1,6 +1,7 @@
 // Opening citations: the exact range in the editor, and the original of an extracted-text document in the system viewer.
 import * as vscode from 'vscode';
 import { EXTRACT_SCHEME, type ExtractedTextProvider } from './extractProvider';
+import { EXTENSION_ID } from './engineModules';
 import { errorMessage } from './log';
 import { DOC_FORMATS, FORMATS } from '../rag/formats';
 
@@ -20,14 +21,20 @@ export function toLocationArg(location: vscode.Location, note?: string): Locatio
   return { uri: location.uri.toString(), range: [r.start.line, r.start.character, r.end.line, r.end.character], note };
 }
 
+/** The editor title's button: the openOriginal command's title from the manifest, as VS Code localised it. */
+function openOriginalTitle(): string {
+  const commands = (vscode.extensions.getExtension(EXTENSION_ID)?.packageJSON as { contributes?: { commands?: { command: string; title: string | { value: string } }[] } } | undefined)?.contributes?.commands;
+  const title = commands?.find((c) => c.command === 'docsRag.openOriginal')?.title;
+  return typeof title === 'string' ? title : (title?.value ?? 'docsRag.openOriginal');
+}
+
 export async function openLocation(location: vscode.Location, note?: string): Promise<vscode.TextEditor> {
   const editor = await vscode.window.showTextDocument(location.uri, { selection: location.range, preview: true, preserveFocus: false });
   editor.revealRange(location.range, vscode.TextEditorRevealType.InCenterIfOutsideViewport);
   if (location.uri.scheme === EXTRACT_SCHEME) {
-    // The editor title's button is the openOriginal command (its title in package.nls.json).
     const message = note
-      ? vscode.l10n.t('Docs RAG: extracted text — {0}. "Open original file in the system viewer" in the editor title opens the file itself.', note)
-      : vscode.l10n.t('Docs RAG: extracted text. "Open original file in the system viewer" in the editor title opens the file itself.');
+      ? vscode.l10n.t('Docs RAG: extracted text — {0}. "{1}" in the editor title opens the file itself.', note, openOriginalTitle())
+      : vscode.l10n.t('Docs RAG: extracted text. "{0}" in the editor title opens the file itself.', openOriginalTitle());
     void vscode.window.setStatusBarMessage(message, 8000);
   }
   return editor;

@@ -128,27 +128,19 @@ describe('German display language (--locale de)', () => {
 
   it('the Search… quick pick and the Ask… input box speak German', async () => {
     assert.ok(driverAvailable(), 'run through scripts/vscode/run-tests.sh, which starts the browser driver');
-    const inputTexts = async () => {
-      const title = (await waitFor('.quick-input-widget .quick-input-title', { state: 'visible' })).join(' ').trim();
-      const placeholder = await evaluate<string>("document.querySelector('.quick-input-widget input')?.getAttribute('placeholder') ?? ''");
-      return { title, placeholder };
+    // Runs the command, waits for its quick input with the German title, checks the placeholder and closes it.
+    const opensInGerman = async (command: string, title: string, placeholder: string) => {
+      const shown = vscode.commands.executeCommand(command);
+      const found = await waitUntil(`the German title of ${command}'s input`, async () => {
+        const t = (await waitFor('.quick-input-widget .quick-input-title', { state: 'visible' })).join(' ').trim();
+        return t === de(title) ? evaluate<string>("document.querySelector('.quick-input-widget input')?.getAttribute('placeholder') ?? ''") : undefined;
+      }, 30_000, 300);
+      assert.equal(found, de(placeholder));
+      await press('Escape');
+      await shown;
     };
-    const search = vscode.commands.executeCommand('docsRag.search');
-    const s = await waitUntil('the German quick pick title', async () => {
-      const t = await inputTexts();
-      return t.title === de('Docs RAG: Search documents') ? t : undefined;
-    }, 30_000, 300);
-    assert.equal(s.placeholder, de('Type what you are looking for (German or English); Enter opens the passage'));
-    await press('Escape');
-    await search;
-    const ask = vscode.commands.executeCommand('docsRag.ask');
-    const a = await waitUntil('the German input box title', async () => {
-      const t = await inputTexts();
-      return t.title === de('Docs RAG: Ask') ? t : undefined;
-    }, 30_000, 300);
-    assert.equal(a.placeholder, de('e.g. Wie lange darf die tägliche Arbeitszeit sein?'));
-    await press('Escape');
-    await ask;
+    await opensInGerman('docsRag.search', 'Docs RAG: Search documents', 'Type what you are looking for (German or English); Enter opens the passage');
+    await opensInGerman('docsRag.ask', 'Docs RAG: Ask', 'e.g. Wie lange darf die tägliche Arbeitszeit sein?');
   });
 
   it('@docs /status reports the index in German', async () => {
